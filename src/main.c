@@ -1,0 +1,414 @@
+/* main.c: the remat-plan command line. The only code that prints or exits. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphml.h"
+#include "planxml.h"
+#include "report.h"
+#include "sim.h"
+#include "strategy.h"
+#include "units.h"
+#include "util.h"
+
+/* Exit statuses, documented in remat-plan(1). */
+enum {
+	EXIT_OK = 0,
+	EXIT_NOFIT = 1,		/* no plan fits the budget */
+	EXIT_USAGE = 2,
+	EXIT_BADINPUT = 3,	/* unreadable or invalid graph or plan file */
+	EXIT_INTERNAL = 4	/* internal or solver failure, output not written */
+};
+
+static const char *progname = "remat-plan";
+
+static void
+usage(FILE *f)
+{
+	const struct rp_strategy *const *list;
+	int n, i;
+
+	fprintf(f,
+"usage: remat-plan --graph FILE --budget BUDGET [options]\n"
+"       remat-plan --graph FILE --check PLAN [--budget BUDGET]\n"
+"       remat-plan --graph FILE --info\n"
+"\n"
+"Plans rematerialization (recomputation) for a training graph so that it\n"
+"fits a memory budget, compares strategies and writes the chosen plan.\n"
+"\n"
+"  -g, --graph FILE       GraphML training graph (see remat-plan(5))\n"
+"  -b, --budget BUDGET    memory budget: bytes with K/M/G/T (powers of 1024)\n"
+"                         or KB/MB/GB/TB (powers of 1000), or N%% of the\n"
+"                         checkpoint-all peak\n"
+"  -s, --strategy LIST    comma-separated strategies (default: all)\n"
+"  -o, --output FILE      write the chosen plan to FILE ('-': standard\n"
+"                         output; the report then goes to standard error)\n"
+"  -c, --check PLAN       validate a plan file against the graph\n"
+"  -f, --format FMT       report format: table (default), csv or json\n"
+"  -t, --time-limit SEC   time limit for each strategy's search\n"
+"  -i, --info             print graph statistics and exit\n"
+"  -v, --verbose          progress and timings on standard error\n"
+"  -h, --help             this help\n"
+"  -V, --version          version\n"
+"\n"
+"strategies:\n");
+	list = rp_strategy_list(&n);
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %-16s %s\n", list[i]->name, list[i]->summary);
+	fprintf(f,
+"\n"
+"exit status: 0 success, 1 no plan fits the budget, 2 usage error,\n"
+"3 bad input file, 4 internal failure or output not written\n");
+}
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	return EXIT_USAGE;
+}
+
+/* Splits LIST into strategies; returns the count or -1 (usage error). */
+static int
+parse_strategies(const char *list, const struct rp_strategy ***out)
+{
+	char *copy = rp_xstrdup(list), *tok, *save = NULL;
+	const struct rp_strategy **v = NULL;
+	int n = 0, cap = 0, i;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		const struct rp_strategy *s = rp_strategy_find(tok);
+		if (s == NULL) {
+			const struct rp_strategy *const *all;
+			int na, k;
+			fprintf(stderr, "%s: unknown strategy '%s' (available:",
+			    progname, tok);
+			all = rp_strategy_list(&na);
+			for (k = 0; k < na; k++)
+				fprintf(stderr, "%s %s", k ? "," : "", all[k]->name);
+			fprintf(stderr, ")\n");
+			free(copy);
+			free(v);
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			if (v[i] == s)
+				break;
+		if (i < n)
+			continue;
+		rp_grow(&v, &cap, n + 1, sizeof *v);
+		v[n++] = s;
+	}
+	free(copy);
+	if (n == 0) {
+		fprintf(stderr, "%s: --strategy names no strategy\n", progname);
+		free(v);
+		return -1;
+	}
+	*out = v;
+	return n;
+}
+
+/* Describes the minimum budget for messages. */
+static char *
+min_budget_text(const struct rp_problem *pb)
+{
+	char b[32];
+	rp_format_bytes(pb->min_budget, b, sizeof b);
+	if (pb->min_node >= 0)
+		return rp_xasprintf("%s (%lld bytes: node '%s' with its inputs, "
+		    "output and workspace)", b, (long long)pb->min_budget,
+		    pb->g->id[pb->min_node]);
+	return rp_xasprintf("%s (%lld bytes: fixed memory and all outputs "
+	    "held at the end)", b, (long long)pb->min_budget);
+}
+
+/* --check: replay a plan file and report. */
+static int
+check_plan(const struct rp_problem *pb, const char *path, int have_budget,
+    enum rp_format fmt)
+{
+	struct rp_plan p;
+	struct rp_sim s;
+	char *cause = NULL, pk[32];
+	int rc;
+
+	rp_plan_init(&p);
+	if (rp_planxml_read(path, pb->g, &p, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		return EXIT_BADINPUT;
+	}
+	if (rp_simulate(pb->g, &p, &s) != 0) {
+		if (p.line != NULL && s.bad_stmt >= 0)
+			fprintf(stderr, "%s: %s:%d: invalid plan: %s\n", progname,
+			    path, p.line[s.bad_stmt], s.error);
+		else
+			fprintf(stderr, "%s: %s: invalid plan: %s\n", progname,
+			    path, s.error);
+		rp_sim_destroy(&s);
+		rp_plan_destroy(&p);
+		return EXIT_BADINPUT;
+	}
+	rc = have_budget && s.peak > pb->budget ? EXIT_NOFIT : EXIT_OK;
+	if (fmt == RP_FMT_JSON) {
+		printf("{\"plan\":\"%s\",\"valid\":true,\"cost\":%.10g,"
+		    "\"overhead\":", path, s.cost);
+		if (pb->baseline > 0)
+			printf("%.6f", s.cost / pb->baseline);
+		else
+			printf("null");
+		printf(",\"peak\":%lld,\"computes\":%d,\"recomputes\":%d",
+		    (long long)s.peak, s.ncompute, s.nrecompute);
+		if (have_budget)
+			printf(",\"budget\":%lld,\"fits\":%s", (long long)pb->budget,
+			    rc == EXIT_OK ? "true" : "false");
+		printf("}\n");
+	} else if (fmt == RP_FMT_CSV) {
+		printf("plan,valid,cost,overhead,peak_bytes,computes,recomputes,"
+		    "budget_bytes,fits\n%s,yes,%.10g,", path, s.cost);
+		if (pb->baseline > 0)
+			printf("%.6f", s.cost / pb->baseline);
+		printf(",%lld,%d,%d,", (long long)s.peak, s.ncompute, s.nrecompute);
+		if (have_budget)
+			printf("%lld,%s", (long long)pb->budget,
+			    rc == EXIT_OK ? "yes" : "no");
+		else
+			printf(",");
+		printf("\n");
+	} else {
+		rp_format_bytes(s.peak, pk, sizeof pk);
+		printf("%s: valid plan: cost %.6g %s", path, s.cost,
+		    pb->g->cost_unit);
+		if (pb->baseline > 0)
+			printf(" (%.3fx the baseline)", s.cost / pb->baseline);
+		printf(", peak %s (%lld bytes), %d computes, %d recomputations\n",
+		    pk, (long long)s.peak, s.ncompute, s.nrecompute);
+		if (have_budget) {
+			char b[32];
+			rp_format_bytes(pb->budget, b, sizeof b);
+			printf("%s budget %s (%lld bytes)\n", rc == EXIT_OK ?
+			    "fits" : "does not fit", b, (long long)pb->budget);
+		}
+	}
+	rp_sim_destroy(&s);
+	rp_plan_destroy(&p);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "graph", required_argument, NULL, 'g' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "strategy", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "check", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "time-limit", required_argument, NULL, 't' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *graph_path = NULL, *budget_arg = NULL, *strategy_arg = NULL;
+	const char *output = NULL, *check = NULL;
+	enum rp_format fmt = RP_FMT_TABLE;
+	struct rp_options opt = { 0, 0 };
+	struct rp_budget_spec bspec;
+	const struct rp_strategy **strats = NULL;
+	struct rp_graph *g = NULL;
+	struct rp_problem pb;
+	struct rp_result *res = NULL;
+	char *cause = NULL, *end;
+	int c, info = 0, nstrat, i, picked, rc = EXIT_OK, failed = 0;
+	int64_t budget = 0;
+	double t0;
+	FILE *rep;
+
+	while ((c = getopt_long(argc, argv, "g:b:s:o:c:f:t:ivhV", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			graph_path = optarg;
+			break;
+		case 'b':
+			budget_arg = optarg;
+			break;
+		case 's':
+			strategy_arg = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'c':
+			check = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "table") == 0)
+				fmt = RP_FMT_TABLE;
+			else if (strcmp(optarg, "csv") == 0)
+				fmt = RP_FMT_CSV;
+			else if (strcmp(optarg, "json") == 0)
+				fmt = RP_FMT_JSON;
+			else
+				return usage_error("unknown format '%s' (use table, "
+				    "csv or json)", optarg);
+			break;
+		case 't':
+			errno = 0;
+			opt.time_limit = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    !isfinite(opt.time_limit) || opt.time_limit <= 0)
+				return usage_error("time limit '%s' is not a positive "
+				    "number of seconds", optarg);
+			break;
+		case 'i':
+			info = 1;
+			break;
+		case 'v':
+			opt.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n",
+			    progname);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (graph_path == NULL)
+		return usage_error("%s", "--graph FILE is required");
+	if (check != NULL && (output != NULL || strategy_arg != NULL || info))
+		return usage_error("%s", "--check cannot be combined with --output, "
+		    "--strategy or --info");
+	if (info && (output != NULL || strategy_arg != NULL))
+		return usage_error("%s", "--info cannot be combined with --output "
+		    "or --strategy");
+	if (check == NULL && !info && budget_arg == NULL)
+		return usage_error("%s", "--budget is required (for example "
+		    "--budget 16G or --budget 60%)");
+	if (budget_arg != NULL && rp_parse_budget(budget_arg, &bspec, &cause) != 0) {
+		rc = usage_error("%s", cause);
+		free(cause);
+		return rc;
+	}
+	nstrat = 0;
+	if (strategy_arg != NULL) {
+		nstrat = parse_strategies(strategy_arg, &strats);
+		if (nstrat < 0)
+			return EXIT_USAGE;
+	} else {
+		const struct rp_strategy *const *all = rp_strategy_list(&nstrat);
+		strats = rp_xmalloc(sizeof *strats * (size_t)nstrat);
+		for (i = 0; i < nstrat; i++)
+			strats[i] = all[i];
+	}
+
+	t0 = rp_now();
+	if (rp_graphml_read(graph_path, &g, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		free(strats);
+		return EXIT_BADINPUT;
+	}
+	if (opt.verbose)
+		fprintf(stderr, "%s: loaded %s (%d nodes, %d edges) in %.1f ms\n",
+		    progname, graph_path, g->n, g->m, (rp_now() - t0) * 1e3);
+	rp_problem_init(&pb, g, 0, &opt);
+	if (budget_arg != NULL) {
+		if (bspec.is_percent) {
+			double b = floor((double)pb.ckpt_all_peak * bspec.percent / 100.0);
+			if (b < 1 || b >= 9.2e18) {
+				fprintf(stderr, "%s: budget %s of the checkpoint-all "
+				    "peak (%lld bytes) is %s\n", progname, budget_arg,
+				    (long long)pb.ckpt_all_peak,
+				    b < 1 ? "less than one byte" : "too large");
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			budget = (int64_t)b;
+		} else
+			budget = bspec.bytes;
+		pb.budget = budget;
+	}
+	if (info) {
+		rp_report_info(stdout, fmt, &pb);
+		goto out;
+	}
+	if (check != NULL) {
+		rc = check_plan(&pb, check, budget_arg != NULL, fmt);
+		goto out;
+	}
+	if (budget < pb.min_budget) {
+		char b[32], *mt = min_budget_text(&pb);
+		rp_format_bytes(budget, b, sizeof b);
+		fprintf(stderr, "%s: budget %s (%lld bytes) is below the smallest "
+		    "budget any plan can need: %s\n", progname, b,
+		    (long long)budget, mt);
+		free(mt);
+		rc = EXIT_NOFIT;
+		goto out;
+	}
+
+	res = rp_xcalloc((size_t)nstrat, sizeof *res);
+	for (i = 0; i < nstrat; i++) {
+		rp_strategy_run(strats[i], &pb, &res[i]);
+		if (res[i].status == RP_FAILED)
+			failed = 1;
+		if (opt.verbose)
+			fprintf(stderr, "%s: %s: %s in %.1f ms\n", progname,
+			    strats[i]->name, rp_status_name(res[i].status),
+			    res[i].seconds * 1e3);
+	}
+	picked = rp_pick(res, nstrat);
+	rep = output != NULL && strcmp(output, "-") == 0 ? stderr : stdout;
+	rp_report(rep, fmt, &pb, res, nstrat, picked);
+	fflush(rep);
+	if (picked < 0) {
+		char *mt = min_budget_text(&pb);
+		fprintf(stderr, "%s: no strategy fits the budget; the smallest "
+		    "budget any plan could need is %s\n", progname, mt);
+		free(mt);
+		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
+		goto out;
+	}
+	if (output != NULL) {
+		struct rp_plan_meta meta;
+		meta.strategy = res[picked].strategy->name;
+		meta.budget = budget;
+		meta.baseline = pb.baseline;
+		meta.sim = &res[picked].sim;
+		if (rp_planxml_write(output, g, &res[picked].plan, &meta,
+		    &cause) != 0) {
+			fprintf(stderr, "%s: %s\n", progname, cause);
+			free(cause);
+			rc = EXIT_INTERNAL;
+			goto out;
+		}
+	}
+out:
+	if (res != NULL)
+		for (i = 0; i < nstrat; i++)
+			rp_result_destroy(&res[i]);
+	free(res);
+	free(strats);
+	rp_graph_free(g);
+	return rc;
+}

@@ -1,0 +1,63 @@
+/* plan.c: the plan container. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "util.h"
+
+void
+rp_plan_init(struct rp_plan *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+void
+rp_plan_destroy(struct rp_plan *p)
+{
+	int i;
+
+	if (p->regname != NULL)
+		for (i = 0; i < p->nregs; i++)
+			free(p->regname[i]);
+	free(p->regname);
+	free(p->line);
+	free(p->s);
+	memset(p, 0, sizeof *p);
+}
+
+/* Appends one statement. */
+static void
+plan_add(struct rp_plan *p, int op, int node, int reg)
+{
+	rp_grow(&p->s, &p->cap, p->len + 1, sizeof *p->s);
+	p->s[p->len].op = op;
+	p->s[p->len].node = node;
+	p->s[p->len].reg = reg;
+	p->len++;
+	if (reg >= p->nregs)
+		p->nregs = reg + 1;
+}
+
+void
+rp_plan_add_compute(struct rp_plan *p, int node, int reg)
+{
+	plan_add(p, RP_COMPUTE, node, reg);
+}
+
+void
+rp_plan_add_free(struct rp_plan *p, int reg)
+{
+	plan_add(p, RP_FREE, -1, reg);
+}
+
+void
+rp_plan_move(struct rp_plan *dst, struct rp_plan *src)
+{
+	if (dst == src)
+		return;
+	rp_plan_destroy(dst);
+	*dst = *src;
+	memset(src, 0, sizeof *src);
+}

@@ -1,0 +1,30 @@
+/* plan.h: execution plans, sequences of compute/free statements over
+ * virtual registers (remat-plan(5), "Plan file"). */
+#ifndef RP_PLAN_H
+#define RP_PLAN_H
+
+enum rp_op { RP_COMPUTE = 0, RP_FREE = 1 };
+
+struct rp_stmt {
+	int op;		/* enum rp_op */
+	int node;	/* RP_COMPUTE: node index; RP_FREE: -1 */
+	int reg;	/* register number, 0 .. nregs-1 */
+};
+
+struct rp_plan {
+	struct rp_stmt *s;
+	int len, cap;
+	int nregs;	/* register numbers are below this */
+	char **regname;	/* names read from a file (nregs entries), or NULL
+			 * when registers are written as their numbers */
+	int *line;	/* source line of each statement, or NULL */
+};
+
+void rp_plan_init(struct rp_plan *p);
+void rp_plan_destroy(struct rp_plan *p);
+void rp_plan_add_compute(struct rp_plan *p, int node, int reg);
+void rp_plan_add_free(struct rp_plan *p, int reg);
+/* Moves src into dst (destroying what dst held); src is left empty. */
+void rp_plan_move(struct rp_plan *dst, struct rp_plan *src);
+
+#endif

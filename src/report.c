@@ -1,0 +1,209 @@
+/* report.c: rendering results for people (table) and programs (CSV, JSON). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "units.h"
+
+/* Prints s as a JSON string literal. */
+static void
+json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s != NULL && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Prints s as a CSV field, quoted when needed. */
+static void
+csv_str(FILE *f, const char *s)
+{
+	if (s == NULL)
+		return;
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+graph_line(FILE *f, const struct rp_problem *pb)
+{
+	const struct rp_graph *g = pb->g;
+	char a[32], b[32];
+
+	rp_format_bytes(pb->ckpt_all_peak, a, sizeof a);
+	rp_format_bytes(pb->min_budget, b, sizeof b);
+	fprintf(f, "graph %s: %d nodes, %d edges, baseline cost %.6g %s, "
+	    "checkpoint-all peak %s, smallest possible budget %s\n",
+	    g->name, g->n, g->m, pb->baseline, g->cost_unit, a, b);
+}
+
+void
+rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
+{
+	const struct rp_graph *g = pb->g;
+	int v, nf = 0, nout = 0, nfixed = 0;
+
+	for (v = 0; v < g->n; v++) {
+		nf += g->kind[v] == RP_FORWARD;
+		nout += g->output[v];
+		nfixed += !g->recompute[v];
+	}
+	if (fmt == RP_FMT_JSON) {
+		fprintf(f, "{\"graph\":");
+		json_str(f, g->name);
+		fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"forward\":%d,"
+		    "\"backward\":%d,\"outputs\":%d,\"no_recompute\":%d,"
+		    "\"fixed_mem\":%lld,\"baseline_cost\":%.10g,\"cost_unit\":",
+		    g->n, g->m, nf, g->n - nf, nout, nfixed,
+		    (long long)g->fixed_mem, pb->baseline);
+		json_str(f, g->cost_unit);
+		fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
+		    "\"document_order\":%s}\n", (long long)pb->ckpt_all_peak,
+		    (long long)pb->min_budget, g->doc_order ? "true" : "false");
+	} else if (fmt == RP_FMT_CSV) {
+		fprintf(f, "graph,nodes,edges,forward,backward,outputs,"
+		    "no_recompute,fixed_mem,baseline_cost,cost_unit,"
+		    "checkpoint_all_peak,min_budget\n");
+		csv_str(f, g->name);
+		fprintf(f, ",%d,%d,%d,%d,%d,%d,%lld,%.10g,", g->n, g->m, nf,
+		    g->n - nf, nout, nfixed, (long long)g->fixed_mem, pb->baseline);
+		csv_str(f, g->cost_unit);
+		fprintf(f, ",%lld,%lld\n", (long long)pb->ckpt_all_peak,
+		    (long long)pb->min_budget);
+	} else {
+		char b[32];
+		graph_line(f, pb);
+		rp_format_bytes(g->fixed_mem, b, sizeof b);
+		fprintf(f, "  %d forward, %d backward, %d outputs, %d with "
+		    "recompute=false, fixed memory %s\n", nf, g->n - nf, nout,
+		    nfixed, b);
+		fprintf(f, "  execution order: %s\n", g->doc_order ?
+		    "document order" : "stable topological order (document "
+		    "order is not topological)");
+	}
+}
+
+void
+rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_result *res, int n, int picked)
+{
+	int i;
+	char peak[32], tm[32], bud[32];
+
+	if (fmt == RP_FMT_CSV) {
+		fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
+		    "recomputes,time_s,picked,note\n");
+		for (i = 0; i < n; i++) {
+			const struct rp_result *r = &res[i];
+			fprintf(f, "%s,%s,", r->strategy->name,
+			    rp_status_name(r->status));
+			if (r->has_plan) {
+				fprintf(f, "%.10g,", r->sim.cost);
+				if (pb->baseline > 0)
+					fprintf(f, "%.6f", r->sim.cost / pb->baseline);
+				fprintf(f, ",%lld,%lld,%d,", (long long)r->sim.peak,
+				    (long long)pb->budget, r->sim.nrecompute);
+			} else
+				fprintf(f, ",,,%lld,,", (long long)pb->budget);
+			fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
+			csv_str(f, r->note);
+			fputc('\n', f);
+		}
+		return;
+	}
+	if (fmt == RP_FMT_JSON) {
+		fprintf(f, "{\"graph\":");
+		json_str(f, pb->g->name);
+		fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":%.10g,"
+		    "\"cost_unit\":", pb->g->n, pb->g->m, pb->baseline);
+		json_str(f, pb->g->cost_unit);
+		fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
+		    "\"budget\":%lld,\"results\":[",
+		    (long long)pb->ckpt_all_peak, (long long)pb->min_budget,
+		    (long long)pb->budget);
+		for (i = 0; i < n; i++) {
+			const struct rp_result *r = &res[i];
+			fprintf(f, "%s{\"strategy\":", i ? "," : "");
+			json_str(f, r->strategy->name);
+			fprintf(f, ",\"status\":");
+			json_str(f, rp_status_name(r->status));
+			if (r->has_plan) {
+				fprintf(f, ",\"cost\":%.10g,\"overhead\":", r->sim.cost);
+				if (pb->baseline > 0)
+					fprintf(f, "%.6f", r->sim.cost / pb->baseline);
+				else
+					fprintf(f, "null");
+				fprintf(f, ",\"peak\":%lld,\"recomputes\":%d",
+				    (long long)r->sim.peak, r->sim.nrecompute);
+			}
+			fprintf(f, ",\"time_s\":%.6f,\"note\":", r->seconds);
+			if (r->note != NULL)
+				json_str(f, r->note);
+			else
+				fprintf(f, "null");
+			fputc('}', f);
+		}
+		fprintf(f, "],\"picked\":");
+		if (picked >= 0)
+			json_str(f, res[picked].strategy->name);
+		else
+			fprintf(f, "null");
+		fprintf(f, "}\n");
+		return;
+	}
+
+	graph_line(f, pb);
+	rp_format_bytes(pb->budget, bud, sizeof bud);
+	if (pb->ckpt_all_peak > 0)
+		fprintf(f, "budget %s (%.1f%% of the checkpoint-all peak)\n\n",
+		    bud, 100.0 * (double)pb->budget / (double)pb->ckpt_all_peak);
+	else
+		fprintf(f, "budget %s\n\n", bud);
+	fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s\n", "strategy", "status",
+	    "cost", "overhead", "peak", "recomputes", "time");
+	for (i = 0; i < n; i++) {
+		const struct rp_result *r = &res[i];
+		rp_format_seconds(r->seconds, tm, sizeof tm);
+		if (r->has_plan) {
+			char ov[32] = "-";
+			rp_format_bytes(r->sim.peak, peak, sizeof peak);
+			if (pb->baseline > 0)
+				snprintf(ov, sizeof ov, "%.3fx",
+				    r->sim.cost / pb->baseline);
+			fprintf(f, "%-16s %-12s %12.6g %9s %10s %10d %10s\n",
+			    r->strategy->name, rp_status_name(r->status),
+			    r->sim.cost, ov, peak, r->sim.nrecompute, tm);
+		} else
+			fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s\n",
+			    r->strategy->name, rp_status_name(r->status), "-",
+			    "-", "-", "-", tm);
+	}
+	fputc('\n', f);
+	if (picked >= 0)
+		fprintf(f, "picked %s: the cheapest plan that fits\n",
+		    res[picked].strategy->name);
+	else
+		fprintf(f, "no strategy fits the budget\n");
+	for (i = 0; i < n; i++)
+		if (res[i].note != NULL)
+			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);
+}

@@ -1,0 +1,19 @@
+/* report.h: the comparison of strategies as a table, CSV or JSON. */
+#ifndef RP_REPORT_H
+#define RP_REPORT_H
+
+#include <stdio.h>
+
+#include "strategy.h"
+
+enum rp_format { RP_FMT_TABLE, RP_FMT_CSV, RP_FMT_JSON };
+
+/* Writes the comparison of results res[0..n) for problem pb to f; picked is
+ * the index of the chosen plan or -1. */
+void rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_result *res, int n, int picked);
+
+/* Writes the graph summary used by --info. */
+void rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb);
+
+#endif

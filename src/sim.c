@@ -1,0 +1,151 @@
+/* sim.c: plan replay under the memory model; minimum budget. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "util.h"
+
+void
+rp_sim_destroy(struct rp_sim *s)
+{
+	free(s->error);
+	s->error = NULL;
+}
+
+/* The name of register r for messages. */
+static char *
+reg_name(const struct rp_plan *p, int r)
+{
+	if (p->regname != NULL && r >= 0 && r < p->nregs && p->regname[r] != NULL)
+		return rp_xstrdup(p->regname[r]);
+	return rp_xasprintf("%d", r);
+}
+
+int
+rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *out)
+{
+	int *reg_node = rp_xmalloc(sizeof *reg_node * (size_t)(p->nregs ? p->nregs : 1));
+	int *live = rp_xcalloc((size_t)g->n, sizeof *live);
+	int *computed = rp_xcalloc((size_t)g->n, sizeof *computed);
+	int64_t cur = g->fixed_mem, during;
+	int i, j, v, r;
+	char *rn;
+
+	memset(out, 0, sizeof *out);
+	out->bad_stmt = -1;
+	out->peak = g->fixed_mem;
+	out->peak_stmt = -1;
+	for (r = 0; r < p->nregs; r++)
+		reg_node[r] = -1;
+	for (i = 0; i < p->len; i++) {
+		const struct rp_stmt *s = &p->s[i];
+		r = s->reg;
+		if (r < 0 || r >= p->nregs) {
+			out->error = rp_xasprintf("register %d is out of range", r);
+			goto bad;
+		}
+		if (s->op == RP_FREE) {
+			if (reg_node[r] < 0) {
+				rn = reg_name(p, r);
+				out->error = rp_xasprintf("free of register '%s', "
+				    "which is not live", rn);
+				free(rn);
+				goto bad;
+			}
+			v = reg_node[r];
+			live[v]--;
+			cur -= g->mem[v];
+			reg_node[r] = -1;
+			continue;
+		}
+		v = s->node;
+		if (v < 0 || v >= g->n) {
+			out->error = rp_xasprintf("compute of node %d, which is "
+			    "not in the graph", v);
+			goto bad;
+		}
+		if (reg_node[r] >= 0) {
+			rn = reg_name(p, r);
+			out->error = rp_xasprintf("compute '%s' into register "
+			    "'%s', which is still live (holding '%s')", g->id[v],
+			    rn, g->id[reg_node[r]]);
+			free(rn);
+			goto bad;
+		}
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+			if (live[g->pred[j]] == 0) {
+				out->error = rp_xasprintf("compute '%s' reads '%s', "
+				    "which is not live", g->id[v], g->id[g->pred[j]]);
+				goto bad;
+			}
+		if (computed[v] && !g->recompute[v]) {
+			out->error = rp_xasprintf("node '%s' is computed again, "
+			    "but it has recompute=false", g->id[v]);
+			goto bad;
+		}
+		during = cur + g->mem[v] + g->workspace[v];
+		if (during > out->peak) {
+			out->peak = during;
+			out->peak_stmt = i;
+		}
+		out->cost += g->cost[v];
+		out->ncompute++;
+		if (computed[v])
+			out->nrecompute++;
+		computed[v] = 1;
+		cur += g->mem[v];
+		live[v]++;
+		reg_node[r] = v;
+	}
+	for (v = 0; v < g->n; v++)
+		if (!computed[v]) {
+			out->error = rp_xasprintf("node '%s' is never computed", g->id[v]);
+			goto end_bad;
+		}
+	for (v = 0; v < g->n; v++)
+		if (g->output[v] && live[v] == 0) {
+			out->error = rp_xasprintf("output node '%s' is not live at "
+			    "the end of the plan", g->id[v]);
+			goto end_bad;
+		}
+	out->valid = 1;
+	free(reg_node);
+	free(live);
+	free(computed);
+	return 0;
+bad:
+	out->bad_stmt = i;
+end_bad:
+	out->valid = 0;
+	free(reg_node);
+	free(live);
+	free(computed);
+	return -1;
+}
+
+int64_t
+rp_min_budget(const struct rp_graph *g, int *node)
+{
+	int64_t best = -1, ws, outs = g->fixed_mem;
+	int v, j;
+
+	*node = -1;
+	for (v = 0; v < g->n; v++) {
+		ws = g->fixed_mem + g->mem[v] + g->workspace[v];
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+			ws += g->mem[g->pred[j]];
+		if (ws > best) {
+			best = ws;
+			*node = v;
+		}
+		if (g->output[v])
+			outs += g->mem[v];
+	}
+	if (outs > best) {
+		best = outs;
+		*node = -1;
+	}
+	return best;
+}

@@ -1,0 +1,36 @@
+/* sim.h: the simulator, an independent validator of plans under the memory
+ * model of remat-plan(5). Every plan is checked here before it is written or
+ * reported, and the tests use it as their oracle. */
+#ifndef RP_SIM_H
+#define RP_SIM_H
+
+#include <stdint.h>
+
+#include "graph.h"
+#include "plan.h"
+
+struct rp_sim {
+	int valid;
+	char *error;		/* why the plan is invalid (caller frees), or NULL */
+	int bad_stmt;		/* index of the offending statement, -1 if none */
+	double cost;		/* sum of cost over compute statements */
+	int64_t peak;		/* largest memory during any statement */
+	int peak_stmt;		/* statement where the peak is reached */
+	int ncompute;		/* compute statements */
+	int nrecompute;		/* compute statements beyond one per node */
+};
+
+/* Replays plan p against graph g. Returns 0 when valid, -1 when not (with
+ * out->error and out->bad_stmt set). Cost and peak are filled for the
+ * statements replayed. Call rp_sim_destroy(out) afterwards.
+ * Time: O(statements + sum of in-degrees of computed nodes). */
+int rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *out);
+void rp_sim_destroy(struct rp_sim *s);
+
+/* The smallest budget any plan can need: the largest working set of a single
+ * node (fixed_mem + its inputs + its output + its workspace), or fixed_mem
+ * plus all outputs held at the end when that is larger. *node is the node
+ * that needs it, or -1 for the outputs. */
+int64_t rp_min_budget(const struct rp_graph *g, int *node);
+
+#endif

@@ -1,0 +1,85 @@
+/* strategy.h: the one interface every planning strategy implements.
+ *
+ * A strategy takes a problem (graph, budget, options) and hands back a plan
+ * or none. The runner times it, replays the plan in the simulator and sets
+ * the status; no plan reaches a user without passing the simulator. */
+#ifndef RP_STRATEGY_H
+#define RP_STRATEGY_H
+
+#include <stdint.h>
+
+#include "graph.h"
+#include "plan.h"
+#include "sim.h"
+
+struct rp_options {
+	double time_limit;	/* seconds per strategy, <= 0: none */
+	int verbose;
+};
+
+struct rp_problem {
+	const struct rp_graph *g;
+	int64_t budget;		/* total device bytes, fixed_mem included */
+	const struct rp_options *opt;
+	double baseline;	/* cost of computing every node once */
+	int64_t ckpt_all_peak;	/* peak of checkpoint-all: the 100% budget */
+	int64_t min_budget;	/* no plan can need less */
+	int min_node;		/* the node that needs it, -1 for the outputs */
+};
+
+/* Fills the derived figures of a problem. */
+void rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
+    int64_t budget, const struct rp_options *opt);
+
+enum rp_status {
+	RP_FITS,		/* valid plan with peak <= budget */
+	RP_OVER_BUDGET,		/* valid plan, but peak > budget */
+	RP_NO_PLAN,		/* the strategy found no plan */
+	RP_FAILED		/* internal error, or a plan the simulator rejected */
+};
+
+struct rp_strategy {
+	const char *name;
+	const char *summary;
+	/* Puts a plan into plan (left empty when there is none) and may set
+	 * *note (a short remark for the report, caller frees). Returns 0, or
+	 * -1 with *cause set on internal failure. */
+	int (*run)(const struct rp_problem *pb, struct rp_plan *plan,
+	    char **note, char **cause);
+};
+
+struct rp_result {
+	const struct rp_strategy *strategy;
+	enum rp_status status;
+	int has_plan;
+	struct rp_plan plan;
+	struct rp_sim sim;
+	double seconds;
+	char *note;		/* remark or failure reason, or NULL */
+};
+
+/* All available strategies, in report order; *n is set to their count. */
+const struct rp_strategy *const *rp_strategy_list(int *n);
+/* The strategy called name, or NULL. */
+const struct rp_strategy *rp_strategy_find(const char *name);
+
+/* Runs s on pb, filling res (destroy with rp_result_destroy). */
+void rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
+    struct rp_result *res);
+void rp_result_destroy(struct rp_result *res);
+
+/* The index of the cheapest result that fits (ties: lower peak, then
+ * earlier), or -1 when none fits. */
+int rp_pick(const struct rp_result *res, int n);
+
+const char *rp_status_name(enum rp_status st);
+
+/* The checkpoint-all plan: every node once, in order, each value freed after
+ * its last reader, outputs kept. Also the reference for percent budgets. */
+void rp_plan_checkpoint_all(const struct rp_graph *g, struct rp_plan *out);
+
+extern const struct rp_strategy rp_strategy_checkpoint_all;
+extern const struct rp_strategy rp_strategy_chen_sqrtn;
+extern const struct rp_strategy rp_strategy_chen_greedy;
+
+#endif

@@ -1,0 +1,111 @@
+/* units.c: parsing budgets and printing byte counts and durations. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "units.h"
+#include "util.h"
+
+static const struct {
+	const char *suffix;
+	double scale;
+} suffixes[] = {
+	{ "", 1.0 }, { "B", 1.0 },
+	{ "K", 1024.0 }, { "KIB", 1024.0 }, { "KB", 1e3 },
+	{ "M", 1048576.0 }, { "MIB", 1048576.0 }, { "MB", 1e6 },
+	{ "G", 1073741824.0 }, { "GIB", 1073741824.0 }, { "GB", 1e9 },
+	{ "T", 1099511627776.0 }, { "TIB", 1099511627776.0 }, { "TB", 1e12 },
+};
+
+int
+rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
+{
+	char *end;
+	double v, scale = -1;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0' || *s == '-' || *s == '+' ||
+	    !(isdigit((unsigned char)*s) || *s == '.')) {
+		*cause = rp_xasprintf("budget '%s' is not a number of bytes or a percentage", s);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(v)) {
+		*cause = rp_xasprintf("budget '%s' is not a number of bytes or a percentage", s);
+		return -1;
+	}
+	if (strcmp(end, "%") == 0) {
+		if (v <= 0 || v > 1e6) {
+			*cause = rp_xasprintf("budget '%s' must be a percentage above 0%%", s);
+			return -1;
+		}
+		out->is_percent = 1;
+		out->percent = v;
+		return 0;
+	}
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+		if (strcasecmp(end, suffixes[i].suffix) == 0) {
+			scale = suffixes[i].scale;
+			break;
+		}
+	if (scale < 0) {
+		*cause = rp_xasprintf("budget '%s' has an unknown unit '%s' "
+		    "(use K, M, G, T, KB, MB, GB, TB or %%)", s, end);
+		return -1;
+	}
+	v = floor(v * scale);
+	if (v < 1) {
+		*cause = rp_xasprintf("budget '%s' must be at least 1 byte", s);
+		return -1;
+	}
+	if (v >= 9.2e18) {
+		*cause = rp_xasprintf("budget '%s' is too large", s);
+		return -1;
+	}
+	out->bytes = (int64_t)v;
+	return 0;
+}
+
+void
+rp_format_bytes(int64_t bytes, char *buf, size_t len)
+{
+	static const char *units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int u = -1;
+
+	if (bytes < 1024 && bytes > -1024) {
+		snprintf(buf, len, "%lld B", (long long)bytes);
+		return;
+	}
+	while ((v >= 1024 || v <= -1024) && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (v >= 100 || v <= -100)
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+	else if (v >= 10 || v <= -10)
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.2f %s", v, units[u]);
+}
+
+void
+rp_format_seconds(double s, char *buf, size_t len)
+{
+	if (s < 1e-3)
+		snprintf(buf, len, "%.0f us", s * 1e6);
+	else if (s < 1)
+		snprintf(buf, len, "%.1f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.2f s", s);
+}

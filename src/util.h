@@ -1,0 +1,40 @@
+/* util.h: allocation wrappers, string helpers, a string->index map, clock. */
+#ifndef RP_UTIL_H
+#define RP_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Allocation wrappers: on out-of-memory they print one line and exit(4), so
+ * no other code has to check for NULL (the one exception to "library code
+ * never exits", as in tmux's xmalloc). */
+void *rp_xmalloc(size_t size);
+void *rp_xcalloc(size_t nmemb, size_t size);
+void *rp_xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *rp_xstrdup(const char *s);
+/* Returns a newly allocated formatted string; the caller frees it. */
+char *rp_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows *arr (element size sz) so that it holds at least need elements. */
+void rp_grow(void *arr, int *cap, int need, size_t sz);
+
+/* Monotonic wall clock in seconds. */
+double rp_now(void);
+
+/* An open-addressing map from strings to non-negative ints. Keys are
+ * borrowed, not copied: they must outlive the map. */
+struct rp_strmap {
+	const char **keys;
+	int *vals;
+	size_t cap;
+	size_t len;
+};
+void rp_strmap_init(struct rp_strmap *m, size_t expected);
+void rp_strmap_destroy(struct rp_strmap *m);
+/* Returns the value for key, or -1 when absent. */
+int rp_strmap_get(const struct rp_strmap *m, const char *key);
+/* Inserts key->val; returns the existing value (and changes nothing) when
+ * the key is already present, else -1. */
+int rp_strmap_put(struct rp_strmap *m, const char *key, int val);
+
+#endif

@@ -1,0 +1,31 @@
+/* xmlutil.h: helpers shared by the two XML modules (graphml.c, planxml.c). */
+#ifndef RP_XMLUTIL_H
+#define RP_XMLUTIL_H
+
+#include <stddef.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+/* Reads a whole file into a new buffer (caller frees). Returns 0, or -1 with
+ * *cause = "cannot read 'path': reason". */
+int rp_xml_slurp(const char *path, char **buf, size_t *len, char **cause);
+
+/* Parses a document safely (no network, no entity expansion into the tree,
+ * no output on stderr). Returns the document, or NULL with *cause set to
+ * "name:line: malformed XML: reason". */
+xmlDocPtr rp_xml_parse(const char *buf, size_t len, const char *name, char **cause);
+
+/* Element's local name equals s (any namespace). */
+int rp_xml_is(xmlNodePtr n, const char *s);
+
+/* A copy of attribute a of n with surrounding blanks removed, or NULL. */
+char *rp_xml_attr(xmlNodePtr n, const char *a);
+
+/* The element's text content, trimmed (caller frees). */
+char *rp_xml_text(xmlNodePtr n);
+
+/* Line of a node for messages. */
+int rp_xml_line(xmlNodePtr n);
+
+#endif
