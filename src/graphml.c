@@ -160,7 +160,8 @@ parse_cost(const char *s, double *out)
 }
 
 /* Parses a byte count: an integer, or a double with an integral value
- * (some exporters write 1048576.0). */
+ * (some exporters write 1048576.0). Returns 0, -1 when s is not a whole
+ * number, -2 when it is one but too large for a byte count. */
 static int
 parse_bytes(const char *s, int64_t *out)
 {
@@ -178,9 +179,10 @@ parse_bytes(const char *s, int64_t *out)
 	}
 	errno = 0;
 	d = strtod(s, &end);
-	if (*end != '\0' || errno == ERANGE || !isfinite(d) || d != floor(d) ||
-	    fabs(d) > 4.6e18)
+	if (*end != '\0' || !isfinite(d) || d != floor(d))
 		return -1;
+	if (errno == ERANGE || fabs(d) > 4.6e18)
+		return -2;
 	*out = (int64_t)d;
 	return 0;
 }
@@ -210,6 +212,7 @@ set_node_field(struct loader *l, struct rp_graph *g, int v, enum field f,
 	const char *name = field_names[f];
 	char *msg = NULL;
 	int64_t b;
+	int rc;
 
 	switch (f) {
 	case F_COST:
@@ -222,9 +225,13 @@ set_node_field(struct loader *l, struct rp_graph *g, int v, enum field f,
 		break;
 	case F_MEM:
 	case F_WORKSPACE:
-		if (parse_bytes(s, &b) != 0)
+		rc = parse_bytes(s, &b);
+		if (rc == -1)
 			msg = rp_xasprintf("node '%s': %s '%s' is not a whole "
 			    "number of bytes", g->id[v], name, s);
+		else if (rc == -2)
+			msg = rp_xasprintf("node '%s': %s %s is too large",
+			    g->id[v], name, s);
 		else if (b < 0)
 			msg = rp_xasprintf("node '%s': %s %s is negative",
 			    g->id[v], name, s);
@@ -499,7 +506,10 @@ read_graph(struct loader *l, xmlNodePtr gr, struct rp_graph_input *in)
 			goto out;
 		rp_graph_input_add_edge(in, s, t, rp_xml_line(c));
 	}
-	rc = 0;
+	if (g->n == 0)
+		fail(l, gr, "graph has no nodes");
+	else
+		rc = 0;
 out:
 	rp_strmap_destroy(&ids);
 	return rc;

@@ -236,7 +236,8 @@ main(int argc, char **argv)
 	double t0;
 	FILE *rep;
 
-	while ((c = getopt_long(argc, argv, "g:b:s:o:c:f:t:ivhV", longopts,
+	opterr = 0;	/* our own messages, with our name, below */
+	while ((c = getopt_long(argc, argv, ":g:b:s:o:c:f:t:ivhV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'g':
@@ -285,10 +286,15 @@ main(int argc, char **argv)
 		case 'V':
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs an argument",
+			    argv[optind - 1]);
 		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n",
-			    progname);
-			return EXIT_USAGE;
+			if (optopt != 0) {
+				char opt_s[3] = { '-', (char)optopt, '\0' };
+				return usage_error("unknown option '%s'", opt_s);
+			}
+			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

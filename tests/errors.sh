@@ -1,0 +1,148 @@
+#!/bin/sh
+# One case per error message: exact text on standard error, the documented
+# exit status, nothing on standard output and no output file left behind.
+. "${top_srcdir:-.}/tests/lib.sh"
+cd "$SRC/tests/data" || exit 1
+L=../../graphs/linear-8.xml
+
+# expect STATUS 'EXPECTED STDERR' ARGS...
+expect() {
+	want_rc=$1
+	want_err=$2
+	shift 2
+	rm -f "$TMP/out.xml"
+	"$RP" "$@" >"$TMP/stdout" 2>"$TMP/stderr"
+	rc=$?
+	got=$(cat "$TMP/stderr")
+	if [ "$rc" -ne "$want_rc" ]; then
+		fail "$*: exit status $rc, want $want_rc"
+	elif [ "$got" != "$want_err" ]; then
+		fail "$*: stderr
+  got:  $got
+  want: $want_err"
+	elif [ -e "$TMP/out.xml" ] || ls "$TMP" | grep -q tmp; then
+		fail "$*: an output file was left behind"
+	else
+		pass
+	fi
+}
+
+# graph GRAPH 'MESSAGE': a bad graph file, with an output file requested.
+graph() {
+	expect 3 "remat-plan: $2" --graph "$1" --budget 1G -o "$TMP/out.xml"
+}
+
+# Malformed files and GraphML structure.
+graph bad/empty-file.xml "bad/empty-file.xml:1: malformed XML: Document is empty"
+graph bad/truncated.xml "bad/truncated.xml:12: malformed XML: Premature end of data in tag graph line 10"
+graph bad/not-graphml.xml "bad/not-graphml.xml:2: root element is 'plan', expected 'graphml'"
+graph bad/key-no-id.xml "bad/key-no-id.xml:9: <key> has no id attribute"
+graph bad/key-dup.xml "bad/key-dup.xml:10: duplicate key id 'c' (first declared at line 3)"
+graph bad/no-graph.xml "bad/no-graph.xml:2: no <graph> element"
+graph bad/two-graphs.xml "bad/two-graphs.xml:13: more than one <graph> element (one graph per file)"
+graph bad/undirected.xml 'bad/undirected.xml:10: graph must be directed (edgedefault="directed")'
+graph bad/nested.xml "bad/nested.xml:11: nested graphs are not supported"
+graph bad/hyperedge.xml "bad/hyperedge.xml:12: hyperedges are not supported"
+graph bad/empty.xml "bad/empty.xml:10: graph has no nodes"
+# Nodes and their attributes.
+graph bad/node-no-id.xml "bad/node-no-id.xml:11: <node> has no id attribute"
+graph bad/node-dup.xml "bad/node-dup.xml:13: duplicate node id 'a' (first defined at line 11)"
+graph bad/data-no-key.xml "bad/data-no-key.xml:11: <data> has no key attribute"
+graph bad/data-undeclared.xml "bad/data-undeclared.xml:11: <data> refers to undeclared key 'zz'"
+graph bad/two-costs.xml "bad/two-costs.xml:11: node 'a' has two values for 'cost'"
+graph bad/no-cost.xml "bad/no-cost.xml:11: node 'a' has no cost"
+graph bad/no-cost-key.xml 'bad/no-cost-key.xml:11: node '\''a'\'' has no cost (no <key for="node" attr.name="cost"> is declared)'
+graph bad/no-mem.xml "bad/no-mem.xml:11: node 'a' has no mem"
+graph bad/cost-nan.xml "bad/cost-nan.xml:11: node 'a': cost 'fast' is not a number"
+graph bad/cost-negative.xml "bad/cost-negative.xml:11: node 'a': cost -2.5 is negative"
+graph bad/mem-fraction.xml "bad/mem-fraction.xml:11: node 'a': mem '1.5' is not a whole number of bytes"
+graph bad/mem-negative.xml "bad/mem-negative.xml:11: node 'a': mem -3 is negative"
+graph bad/mem-huge.xml "bad/mem-huge.xml:11: node 'a': mem 99999999999999999999 is too large"
+graph bad/workspace-bad.xml "bad/workspace-bad.xml:11: node 'a': workspace 'lots' is not a whole number of bytes"
+graph bad/kind-bad.xml "bad/kind-bad.xml:11: node 'a': kind 'sideways' is not 'forward' or 'backward'"
+graph bad/recompute-bad.xml "bad/recompute-bad.xml:11: node 'a': recompute 'maybe' is not 'true' or 'false'"
+graph bad/output-bad.xml "bad/output-bad.xml:11: node 'a': output 'perhaps' is not 'true' or 'false'"
+graph bad/fixed-mem-bad.xml "bad/fixed-mem-bad.xml:11: fixed_mem '-1' is not a non-negative whole number of bytes"
+# Edges and graph structure.
+graph bad/edge-undirected.xml "bad/edge-undirected.xml:13: undirected edge in a directed graph"
+graph bad/edge-no-source.xml "bad/edge-no-source.xml:12: <edge> has no source attribute"
+graph bad/edge-unknown-target.xml "bad/edge-unknown-target.xml:13: edge target 'conv9' is not a node"
+graph bad/self-loop.xml "bad/self-loop.xml:14: edge from 'b' to itself (self loops are not allowed)"
+graph bad/cycle.xml "bad/cycle.xml:12: graph has a cycle through node 'a': 'a' -> 'b' -> 'c' -> 'a'"
+# Unreadable files.
+graph does-not-exist.xml "cannot open 'does-not-exist.xml': No such file or directory"
+graph bad "cannot read 'bad': Is a directory"
+
+# Plan files given to --check.
+plan() {
+	expect 3 "remat-plan: $3" --graph "$1" --check "$2"
+}
+plan $L plans/malformed.xml "plans/malformed.xml:4: malformed XML: Premature end of data in tag compute line 3"
+plan $L plans/root.xml "plans/root.xml:2: root element is 'graphml', expected 'plan'"
+plan $L plans/version.xml "plans/version.xml:2: plan format version '2' is not supported (this is version 1)"
+plan $L plans/no-node.xml "plans/no-node.xml:3: <compute> has no node attribute"
+plan $L plans/unknown-node.xml "plans/unknown-node.xml:3: compute of 'conv9', which is not a node of graph 'linear-8'"
+plan $L plans/no-reg.xml "plans/no-reg.xml:3: <compute> has no reg attribute"
+plan $L plans/not-live.xml "plans/not-live.xml:3: invalid plan: compute 'f1' reads 'f0', which is not live"
+plan $L plans/double-free.xml "plans/double-free.xml:5: invalid plan: free of register 'a', which is not live"
+plan $L plans/reg-live.xml "plans/reg-live.xml:4: invalid plan: compute 'f1' into register 'a', which is still live (holding 'f0')"
+plan $L plans/never.xml "plans/never.xml: invalid plan: node 'f1' is never computed"
+plan good/small.xml plans/output-freed.xml "plans/output-freed.xml: invalid plan: output node 'b' is not live at the end of the plan"
+plan good/small.xml plans/recompute-false.xml "plans/recompute-false.xml:6: invalid plan: node 'drop' is computed again, but it has recompute=false"
+plan $L missing-plan.xml "cannot open 'missing-plan.xml': No such file or directory"
+
+# Budgets that no plan can meet: status 1.
+expect 1 "remat-plan: budget 2 B (2 bytes) is below the smallest budget any plan can need: 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
+	--graph $L --budget 2 -o "$TMP/out.xml"
+expect 1 "remat-plan: budget 20 B (20 bytes) is below the smallest budget any plan can need: 30 B (30 bytes: fixed memory and all outputs held at the end)" \
+	--graph good/outputs.xml --budget 20
+expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
+	--graph $L --budget 6 --strategy checkpoint-all -f csv -o "$TMP/out.xml"
+
+# Output that cannot be written: status 4, nothing left behind.
+expect 4 "remat-plan: cannot write '$TMP/no-such-dir/out.xml': No such file or directory" \
+	--graph $L --budget 60% -o "$TMP/no-such-dir/out.xml"
+
+# Usage errors: status 2.
+TRY="Try 'remat-plan --help' for more information."
+expect 2 "remat-plan: --graph FILE is required
+$TRY"
+expect 2 "remat-plan: --budget is required (for example --budget 16G or --budget 60%)
+$TRY" --graph $L
+expect 2 "remat-plan: budget 'lots' is not a number of bytes or a percentage
+$TRY" --graph $L --budget lots
+expect 2 "remat-plan: budget '-1G' is not a number of bytes or a percentage
+$TRY" --graph $L --budget -1G
+expect 2 "remat-plan: budget '16Q' has an unknown unit 'Q' (use K, M, G, T, KB, MB, GB, TB or %)
+$TRY" --graph $L --budget 16Q
+expect 2 "remat-plan: budget '0' must be at least 1 byte
+$TRY" --graph $L --budget 0
+expect 2 "remat-plan: budget '0%' must be a percentage above 0%
+$TRY" --graph $L --budget 0%
+expect 2 "remat-plan: budget '999999999T' is too large
+$TRY" --graph $L --budget 999999999T
+expect 2 "remat-plan: budget 1% of the checkpoint-all peak (10 bytes) is less than one byte" \
+	--graph $L --budget 1%
+expect 2 "remat-plan: unknown strategy 'dtr9' (available: $(strategies | paste -sd, - | sed 's/,/, /g'))" \
+	--graph $L --budget 1G --strategy chen-sqrtn,dtr9
+expect 2 "remat-plan: --strategy names no strategy" --graph $L --budget 1G --strategy ,
+expect 2 "remat-plan: unknown format 'xml' (use table, csv or json)
+$TRY" --graph $L --budget 1G --format xml
+expect 2 "remat-plan: time limit 'soon' is not a positive number of seconds
+$TRY" --graph $L --budget 1G --time-limit soon
+expect 2 "remat-plan: time limit '-3' is not a positive number of seconds
+$TRY" --graph $L --budget 1G -t -3
+expect 2 "remat-plan: unexpected argument 'extra'
+$TRY" --graph $L --budget 1G extra
+expect 2 "remat-plan: unknown option '--bogus'
+$TRY" --bogus
+expect 2 "remat-plan: unknown option '-x'
+$TRY" -x
+expect 2 "remat-plan: option '--graph' needs an argument
+$TRY" --graph
+expect 2 "remat-plan: --check cannot be combined with --output, --strategy or --info
+$TRY" --graph $L --check plans/never.xml -o "$TMP/out.xml"
+expect 2 "remat-plan: --info cannot be combined with --output or --strategy
+$TRY" --graph $L --info --strategy chen-sqrtn
+
+finish
