@@ -158,6 +158,13 @@ edges_sort_dedup(int n, int m, int *src, int *dst, int *line)
 	int *cnt = rp_xcalloc((size_t)n + 1, sizeof *cnt);
 	int i, k, pass;
 
+	if (m == 0) {
+		free(s2);
+		free(d2);
+		free(l2);
+		free(cnt);
+		return 0;
+	}
 	/* Stable LSD radix sort: by dst, then by src. */
 	for (pass = 0; pass < 2; pass++) {
 		const int *key = pass == 0 ? dst : src;

@@ -506,10 +506,24 @@ read_graph(struct loader *l, xmlNodePtr gr, struct rp_graph_input *in)
 			goto out;
 		rp_graph_input_add_edge(in, s, t, rp_xml_line(c));
 	}
-	if (g->n == 0)
+	if (g->n == 0) {
 		fail(l, gr, "graph has no nodes");
-	else
-		rc = 0;
+		goto out;
+	}
+	{
+		/* Bound every sum of byte counts a plan can form (each node
+		 * below 2^62, so no partial sum overflows). */
+		int64_t total = g->fixed_mem;
+		int v;
+		for (v = 0; v < g->n && total <= MAX_BYTES; v++)
+			total += g->mem[v] + g->workspace[v];
+		if (total > MAX_BYTES) {
+			fail(l, gr, "the graph's memory (fixed_mem plus every "
+			    "node's mem and workspace) exceeds 4 EiB");
+			goto out;
+		}
+	}
+	rc = 0;
 out:
 	rp_strmap_destroy(&ids);
 	return rc;
@@ -530,8 +544,10 @@ rp_graphml_read_memory(const char *buf, size_t len, const char *name,
 	memset(&in, 0, sizeof in);
 	l.file = name;
 	doc = rp_xml_parse(buf, len, name, cause);
-	if (doc == NULL)
+	if (doc == NULL) {
+		*cause = rp_oneline(*cause);
 		return -1;
+	}
 	rp_strmap_init(&l.keymap, 16);
 	root = xmlDocGetRootElement(doc);
 	if (root == NULL || !rp_xml_is(root, "graphml")) {
@@ -593,6 +609,8 @@ done:
 	free(l.cause);
 	rp_strmap_destroy(&l.keymap);
 	xmlFreeDoc(doc);
+	if (rc != 0)
+		*cause = rp_oneline(*cause);
 	return rc;
 }
 
@@ -608,5 +626,5 @@ rp_graphml_read(const char *path, struct rp_graph **out, char **cause)
 		return -1;
 	rc = rp_graphml_read_memory(buf, len, path, out, cause);
 	free(buf);
-	return rc;
+	return rc;	/* causes are already one line */
 }

@@ -268,8 +268,10 @@ rp_planxml_read(const char *path, const struct rp_graph *g,
 		return -1;
 	doc = rp_xml_parse(buf, len, path, cause);
 	free(buf);
-	if (doc == NULL)
+	if (doc == NULL) {
+		*cause = rp_oneline(*cause);
 		return -1;
+	}
 	memset(&r, 0, sizeof r);
 	r.file = path;
 	r.g = g;
@@ -298,7 +300,7 @@ rp_planxml_read(const char *path, const struct rp_graph *g,
 	rc = 0;
 out:
 	if (rc != 0) {
-		*cause = r.cause;
+		*cause = rp_oneline(r.cause);
 		rp_plan_destroy(out);
 	}
 	rp_strmap_destroy(&r.nodes);

@@ -1,6 +1,7 @@
 /* sim.c: plan replay under the memory model; minimum budget. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,12 @@ rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *ou
 			    "but it has recompute=false", g->id[v]);
 			goto bad;
 		}
+		/* A plan may hold a node in many registers at once: guard
+		 * the sum (graphs keep their own total below 2^62). */
+		if (cur > INT64_MAX / 2) {
+			out->error = rp_xstrdup("memory in use exceeds 4 EiB");
+			goto bad;
+		}
 		during = cur + g->mem[v] + g->workspace[v];
 		if (during > out->peak) {
 			out->peak = during;
@@ -119,6 +126,7 @@ bad:
 	out->bad_stmt = i;
 end_bad:
 	out->valid = 0;
+	out->error = rp_oneline(out->error);
 	free(reg_node);
 	free(live);
 	free(computed);

@@ -76,6 +76,33 @@ rp_xasprintf(const char *fmt, ...)
 	return p;
 }
 
+char *
+rp_oneline(char *s)
+{
+	size_t n = 0, i;
+	char *r, *w;
+
+	if (s == NULL)
+		return NULL;
+	for (i = 0; s[i]; i++)
+		n += (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? 4 : 1;
+	r = w = rp_xmalloc(n + 1);
+	for (i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n')
+			w += sprintf(w, "\\n");
+		else if (c == '\t')
+			w += sprintf(w, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			w += sprintf(w, "\\x%02x", c);
+		else
+			*w++ = (char)c;
+	}
+	*w = '\0';
+	free(s);
+	return r;
+}
+
 void
 rp_grow(void *arr, int *cap, int need, size_t sz)
 {

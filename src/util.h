@@ -15,6 +15,10 @@ char *rp_xstrdup(const char *s);
 /* Returns a newly allocated formatted string; the caller frees it. */
 char *rp_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Makes a newly allocated message one printable line: control characters become C escapes (\n, \t, \xNN).
+ * Frees s and returns the new string. */
+char *rp_oneline(char *s);
+
 /* Grows *arr (element size sz) so that it holds at least need elements. */
 void rp_grow(void *arr, int *cap, int need, size_t sz);
 

@@ -41,7 +41,8 @@ rp_xml_slurp(const char *path, char **bufp, size_t *lenp, char **cause)
 	size_t len = 0, cap = 0, r;
 
 	if (f == NULL) {
-		*cause = rp_xasprintf("cannot open '%s': %s", path, strerror(errno));
+		*cause = rp_oneline(rp_xasprintf("cannot open '%s': %s", path,
+		    strerror(errno)));
 		return -1;
 	}
 	for (;;) {

@@ -58,6 +58,7 @@ graph bad/cost-negative.xml "bad/cost-negative.xml:11: node 'a': cost -2.5 is ne
 graph bad/mem-fraction.xml "bad/mem-fraction.xml:11: node 'a': mem '1.5' is not a whole number of bytes"
 graph bad/mem-negative.xml "bad/mem-negative.xml:11: node 'a': mem -3 is negative"
 graph bad/mem-huge.xml "bad/mem-huge.xml:11: node 'a': mem 99999999999999999999 is too large"
+graph bad/total-huge.xml "bad/total-huge.xml:10: the graph's memory (fixed_mem plus every node's mem and workspace) exceeds 4 EiB"
 graph bad/workspace-bad.xml "bad/workspace-bad.xml:11: node 'a': workspace 'lots' is not a whole number of bytes"
 graph bad/kind-bad.xml "bad/kind-bad.xml:11: node 'a': kind 'sideways' is not 'forward' or 'backward'"
 graph bad/recompute-bad.xml "bad/recompute-bad.xml:11: node 'a': recompute 'maybe' is not 'true' or 'false'"

@@ -1,2 +1,64 @@
 #!/bin/sh
-exit 0
+# Golden outputs (timings masked), byte-identical and deterministic plans,
+# and the shipped example plans in plans/.
+. "${top_srcdir:-.}/tests/lib.sh"
+cd "$SRC" || exit 1
+G=tests/data/golden
+
+# same NAME FILE: FILE matches the golden file NAME.
+same() {
+	if cmp -s "$G/$1" "$2"; then
+		pass
+	else
+		fail "$1 differs from the golden file:"
+		diff "$G/$1" "$2" | head -20
+	fi
+}
+
+# Timings are the one thing that changes from run to run.
+mask_table() { sed -E 's/[0-9.]+ (us|ms|s)$/TIME/'; }
+mask_csv() { sed -E 's/,[0-9]+\.[0-9]{6},(yes|no),/,TIME,\1,/'; }
+mask_json() { sed -E 's/"time_s":[0-9.]+/"time_s":TIME/g'; }
+
+"$RP" --graph graphs/linear-8.xml --budget 60% | mask_table >"$TMP/t"
+same linear-8-60.txt "$TMP/t"
+"$RP" --graph graphs/linear-8.xml --budget 60% -f csv | mask_csv >"$TMP/c"
+same linear-8-60.csv "$TMP/c"
+"$RP" --graph graphs/linear-8.xml --budget 60% -f json | mask_json >"$TMP/j"
+same linear-8-60.json "$TMP/j"
+"$RP" --graph graphs/linear-8.xml --budget 7 --strategy chen-sqrtn \
+    -o "$TMP/p.xml" >/dev/null
+same linear-8-chen-sqrtn-7.xml "$TMP/p.xml"
+"$RP" --graph graphs/linear-8.xml --check "$TMP/p.xml" --budget 7 >"$TMP/k"
+sed "s|$TMP/p.xml|PLAN|" "$TMP/k" >"$TMP/k2"
+same check-linear-8.txt "$TMP/k2"
+"$RP" --graph tests/data/good/networkx.xml --info >"$TMP/i"
+same info-networkx.txt "$TMP/i"
+"$RP" --graph tests/data/good/networkx.xml --info -f json >"$TMP/i"
+same info-networkx.json "$TMP/i"
+
+# Determinism: the same input and options give byte-identical plans, and
+# '-o -' writes the same bytes to standard output (the report to stderr).
+for g in graphs/*.xml; do
+	"$RP" --graph "$g" --budget 80% -o "$TMP/a.xml" >/dev/null 2>&1
+	"$RP" --graph "$g" --budget 80% -o "$TMP/b.xml" >/dev/null 2>&1
+	"$RP" --graph "$g" --budget 80% -o - >"$TMP/c.xml" 2>"$TMP/rep"
+	if [ -s "$TMP/a.xml" ] && cmp -s "$TMP/a.xml" "$TMP/b.xml" &&
+	    cmp -s "$TMP/a.xml" "$TMP/c.xml" && grep -q '^picked ' "$TMP/rep"; then
+		pass
+	else
+		fail "$g: plans differ between runs, or '-o -' misbehaves"
+	fi
+done
+
+# The shipped plans are valid for their graph and fit their budget.
+for p in plans/*.xml; do
+	g=$(sed -n 's/.* graph="\([^"]*\)".*/\1/p' "$p" | head -1)
+	b=$(sed -n 's/.* budget="\([0-9]*\)".*/\1/p' "$p" | head -1)
+	if "$RP" --graph "graphs/$g.xml" --check "$p" --budget "$b" >/dev/null; then
+		pass
+	else
+		fail "$p: not a valid plan for graphs/$g.xml within $b bytes"
+	fi
+done
+finish

@@ -31,7 +31,7 @@ static int t_failed, t_checks;
 static int
 t_done(const char *name)
 {
-	printf("%s: %d checks, %d failed\n", name, t_checks, t_failed);
+	printf("%s: %d passed, %d failed\n", name, t_checks - t_failed, t_failed);
 	return t_failed ? 1 : 0;
 }
 
