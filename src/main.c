@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dtr.h"
 #include "graphml.h"
 #include "planxml.h"
 #include "report.h"
@@ -52,6 +53,12 @@ usage(FILE *f)
 "  -f, --format FMT       report format: table (default), csv or json\n"
 "  -t, --time-limit SEC   time limit for each strategy's search\n"
 "  -i, --info             print graph statistics and exit\n"
+"      --dtr-heuristic H  DTR eviction heuristic: dtr (default), dtr-eqclass,\n"
+"                         dtr-local, lru, largest, msps or random\n"
+"      --dtr-banish       DTR banishes dead values instead of evicting them\n"
+"      --dtr-thrash X     DTR gives up past X times the baseline cost\n"
+"                         (default 3; 0: never)\n"
+"      --seed N           seed for randomized choices (default 1)\n"
 "  -v, --verbose          progress and timings on standard error\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
@@ -219,12 +226,16 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "dtr-heuristic", required_argument, NULL, 'H' },
+		{ "dtr-banish", no_argument, NULL, 'B' },
+		{ "dtr-thrash", required_argument, NULL, 'T' },
+		{ "seed", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *graph_path = NULL, *budget_arg = NULL, *strategy_arg = NULL;
 	const char *output = NULL, *check = NULL;
 	enum rp_format fmt = RP_FMT_TABLE;
-	struct rp_options opt = { 0, 0 };
+	struct rp_options opt;
 	struct rp_budget_spec bspec;
 	const struct rp_strategy **strats = NULL;
 	struct rp_graph *g = NULL;
@@ -236,6 +247,7 @@ main(int argc, char **argv)
 	double t0;
 	FILE *rep;
 
+	rp_options_init(&opt);
 	opterr = 0;	/* our own messages, with our name, below */
 	while ((c = getopt_long(argc, argv, ":g:b:s:o:c:f:t:ivhV", longopts,
 	    NULL)) != -1) {
@@ -276,6 +288,34 @@ main(int argc, char **argv)
 			break;
 		case 'i':
 			info = 1;
+			break;
+		case 'H':
+			opt.dtr_heuristic = rp_dtr_heuristic_find(optarg);
+			if (opt.dtr_heuristic < 0)
+				return usage_error("unknown DTR heuristic '%s' (use dtr, "
+				    "dtr-eqclass, dtr-local, lru, largest, msps or "
+				    "random)", optarg);
+			break;
+		case 'B':
+			opt.dtr_banish = 1;
+			break;
+		case 'T':
+			errno = 0;
+			opt.dtr_thrash = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    !isfinite(opt.dtr_thrash) || opt.dtr_thrash < 0 ||
+			    (opt.dtr_thrash > 0 && opt.dtr_thrash < 1))
+				return usage_error("thrashing limit '%s' is not 0 or a "
+				    "number of times the baseline cost of at least 1",
+				    optarg);
+			break;
+		case 'S':
+			errno = 0;
+			opt.seed = strtoull(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    optarg[0] == '-')
+				return usage_error("seed '%s' is not a non-negative "
+				    "integer", optarg);
 			break;
 		case 'v':
 			opt.verbose++;

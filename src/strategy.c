@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dtr.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -11,6 +12,7 @@ static const struct rp_strategy *const strategies[] = {
 	&rp_strategy_checkpoint_all,
 	&rp_strategy_chen_sqrtn,
 	&rp_strategy_chen_greedy,
+	&rp_strategy_dtr,
 };
 
 const struct rp_strategy *const *
@@ -28,6 +30,16 @@ rp_strategy_find(const char *name)
 		if (strcmp(strategies[i]->name, name) == 0)
 			return strategies[i];
 	return NULL;
+}
+
+void
+rp_options_init(struct rp_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->dtr_heuristic = RP_DTR_DEFAULT;
+	opt->dtr_banish = 0;
+	opt->dtr_thrash = 3.0;
+	opt->seed = 1;
 }
 
 void

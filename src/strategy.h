@@ -15,7 +15,14 @@
 struct rp_options {
 	double time_limit;	/* seconds per strategy, <= 0: none */
 	int verbose;
+	int dtr_heuristic;	/* enum rp_dtr_heuristic */
+	int dtr_banish;		/* 1: banish dead values, 0: eager eviction */
+	double dtr_thrash;	/* give up past this multiple of the baseline, <= 0: never */
+	unsigned long long seed; /* for randomized choices */
 };
+
+/* Fills opt with the defaults documented in remat-plan(1). */
+void rp_options_init(struct rp_options *opt);
 
 struct rp_problem {
 	const struct rp_graph *g;
@@ -81,5 +88,6 @@ void rp_plan_checkpoint_all(const struct rp_graph *g, struct rp_plan *out);
 extern const struct rp_strategy rp_strategy_checkpoint_all;
 extern const struct rp_strategy rp_strategy_chen_sqrtn;
 extern const struct rp_strategy rp_strategy_chen_greedy;
+extern const struct rp_strategy rp_strategy_dtr;
 
 #endif

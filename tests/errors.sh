@@ -100,6 +100,16 @@ expect 1 "remat-plan: budget 20 B (20 bytes) is below the smallest budget any pl
 expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
 	--graph $L --budget 6 --strategy checkpoint-all -f csv -o "$TMP/out.xml"
 
+# DTR's failure modes are reported in the table, with status 1.
+expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g15' with its inputs, output and workspace)" \
+	--graph ../../graphs/linear-16.xml --budget 20% --strategy dtr --dtr-heuristic lru -o "$TMP/out.xml"
+grep -q "lru: thrashing: cost passed 3x the baseline at 'f0'" "$TMP/stdout" &&
+    grep -q "^dtr  *no plan" "$TMP/stdout" && pass || fail "thrashing is not reported in the table"
+expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 59.0 MiB (61865984 bytes: node 'grad_dec0_cat' with its inputs, output and workspace)" \
+	--graph ../../graphs/unet-3.xml --budget 60% --strategy dtr --dtr-heuristic lru
+grep -q "lru: out of memory: 'grad_dec0_relu2' with its locked inputs does not fit" "$TMP/stdout" &&
+    pass || fail "out of memory is not reported in the table"
+
 # Output that cannot be written: status 4, nothing left behind.
 expect 4 "remat-plan: cannot write '$TMP/no-such-dir/out.xml': No such file or directory" \
 	--graph $L --budget 60% -o "$TMP/no-such-dir/out.xml"
@@ -133,6 +143,12 @@ expect 2 "remat-plan: time limit 'soon' is not a positive number of seconds
 $TRY" --graph $L --budget 1G --time-limit soon
 expect 2 "remat-plan: time limit '-3' is not a positive number of seconds
 $TRY" --graph $L --budget 1G -t -3
+expect 2 "remat-plan: unknown DTR heuristic 'belady' (use dtr, dtr-eqclass, dtr-local, lru, largest, msps or random)
+$TRY" --graph $L --budget 1G --dtr-heuristic belady
+expect 2 "remat-plan: thrashing limit '0.5' is not 0 or a number of times the baseline cost of at least 1
+$TRY" --graph $L --budget 1G --dtr-thrash 0.5
+expect 2 "remat-plan: seed '-4' is not a non-negative integer
+$TRY" --graph $L --budget 1G --seed -4
 expect 2 "remat-plan: unexpected argument 'extra'
 $TRY" --graph $L --budget 1G extra
 expect 2 "remat-plan: unknown option '--bogus'

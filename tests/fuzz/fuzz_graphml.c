@@ -30,9 +30,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (g->n <= 2000) {
-		struct rp_options opt = { 0, 0 };
+		struct rp_options opt;
 		struct rp_problem pb;
 		struct rp_result r;
+		rp_options_init(&opt);
 		rp_problem_init(&pb, g, 0, &opt);
 		pb.budget = pb.ckpt_all_peak;
 		rp_strategy_run(&rp_strategy_checkpoint_all, &pb, &r);

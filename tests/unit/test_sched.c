@@ -15,8 +15,9 @@
 static void
 run(struct rp_graph *g, const char *name, long long budget, struct rp_result *r)
 {
-	struct rp_options opt = { 0, 0 };
+	struct rp_options opt;
 	struct rp_problem pb;
+	rp_options_init(&opt);
 	rp_problem_init(&pb, g, budget, &opt);
 	rp_strategy_run(rp_strategy_find(name), &pb, r);
 }

@@ -1,0 +1,696 @@
+/* dtr.c: Dynamic Tensor Rematerialization as a simulation over the graph.
+ *
+ * The program is the graph's execution order: each node is performed once,
+ * as the training script would. Performing a node locks its resident inputs,
+ * rematerializes evicted ones (recursively, each locked once back), then
+ * evicts by the heuristic until its output and workspace fit, computes it
+ * and unlocks the inputs (DTR paper, figure 1; appendix C.4). A value whose
+ * last reader in the program has run is dead: it is released by eager
+ * eviction (default) or banished (appendix C.5). Every computation and every
+ * release becomes a statement of a static plan, so the plan's cost and peak
+ * are the simulation's.
+ *
+ * Metadata is maintained incrementally: counts of needed evicted dependents
+ * (for banishing), union-find components with the paper's splitting rule
+ * (dtr-eqclass), and cached evicted-neighborhood costs that are invalidated
+ * only around the part of the evicted graph that changed (dtr, msps). */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtr.h"
+#include "strategy.h"
+#include "util.h"
+
+static const char *const heuristic_names[RP_DTR_NHEURISTICS] = {
+	"dtr", "dtr-eqclass", "dtr-local", "lru", "largest", "msps", "random",
+};
+
+const char *
+rp_dtr_heuristic_name(enum rp_dtr_heuristic h)
+{
+	return h >= 0 && h < RP_DTR_NHEURISTICS ? heuristic_names[h] : "?";
+}
+
+int
+rp_dtr_heuristic_find(const char *name)
+{
+	int i;
+	for (i = 0; i < RP_DTR_NHEURISTICS; i++)
+		if (strcmp(heuristic_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+struct frame {
+	int v;
+	int pstart, pend;	/* its evicted inputs, in dtr.pending */
+	int pi;			/* next of them to make resident */
+	int waiting;		/* pending[pi] is being rematerialized */
+};
+
+struct dtr {
+	const struct rp_graph *g;
+	enum rp_dtr_heuristic h;
+	int banish_mode;
+	double cost_limit;
+	int64_t budget, cur;
+	double T, tick, cost;
+	struct rp_plan *plan;
+	int nextreg;
+
+	unsigned char *computed, *resident, *banished, *dead, *want_banish;
+	unsigned char *needed;	/* counted in its inputs' evdep */
+	int *lock, *refs, *evdep, *nbanpred, *reg;
+	double *last;
+	int *rpos, *rlist, nres;	/* resident list with positions */
+
+	double *anc, *desc;		/* cached e* halves (dtr, msps) */
+	unsigned char *cvalid;
+
+	int *elem;			/* union-find element of an evicted node */
+	int *ufp, nuf, ufcap;
+	double *ufc;
+	int *ufstamp, ufgen;
+
+	int *mark, markgen, *stack;	/* DFS scratch (marked: at most n) */
+	int *ustack, ucap;		/* need_update's stack (growable) */
+	int *bq, nbq, bqcap;		/* nodes to try to banish */
+	struct frame *fs;
+	int nf, fcap;
+	int *pending, npending, pcap;
+	uint64_t rng;
+
+	int failed;			/* 1: out of memory, 2: thrashing */
+	int fail_node;
+};
+
+static int
+evicted(const struct dtr *d, int v)
+{
+	return d->computed[v] && !d->resident[v] && !d->banished[v];
+}
+
+/* Cannot be recomputed: recompute=false, or an input is gone for good. */
+static int
+pinned(const struct dtr *d, int v)
+{
+	return !d->g->recompute[v] || d->nbanpred[v] > 0;
+}
+
+/* ---- cached evicted neighborhoods (dtr, msps) ---- */
+
+/* Marks the cache of every resident node next to the evicted region around
+ * v stale. The region is taken undirected, a superset of what e* uses. */
+static void
+cache_touch(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	int sp = 0, j, u, w, pass;
+
+	if (d->h != RP_DTR_FULL && d->h != RP_DTR_MSPS)
+		return;
+	d->markgen++;
+	d->mark[v] = d->markgen;
+	d->cvalid[v] = 0;
+	d->stack[sp++] = v;
+	while (sp > 0) {
+		u = d->stack[--sp];
+		for (pass = 0; pass < 2; pass++) {
+			const int *off = pass ? g->succ_off : g->pred_off;
+			const int *adj = pass ? g->succ : g->pred;
+			for (j = off[u]; j < off[u + 1]; j++) {
+				w = adj[j];
+				if (d->mark[w] == d->markgen)
+					continue;
+				d->mark[w] = d->markgen;
+				if (evicted(d, w))
+					d->stack[sp++] = w;
+				else if (d->resident[w])
+					d->cvalid[w] = 0;
+			}
+		}
+	}
+}
+
+/* Sum of cost over evicted nodes reachable from v through evicted nodes,
+ * along inputs (up) or along readers (down). */
+static double
+closure_cost(struct dtr *d, int v, int up)
+{
+	const struct rp_graph *g = d->g;
+	const int *off = up ? g->pred_off : g->succ_off;
+	const int *adj = up ? g->pred : g->succ;
+	double s = 0;
+	int sp = 0, j, u, w;
+
+	d->markgen++;
+	d->mark[v] = d->markgen;
+	d->stack[sp++] = v;
+	while (sp > 0) {
+		u = d->stack[--sp];
+		for (j = off[u]; j < off[u + 1]; j++) {
+			w = adj[j];
+			if (d->mark[w] == d->markgen || !evicted(d, w))
+				continue;
+			d->mark[w] = d->markgen;
+			s += g->cost[w];
+			d->stack[sp++] = w;
+		}
+	}
+	return s;
+}
+
+static void
+cache_fill(struct dtr *d, int v)
+{
+	if (d->cvalid[v])
+		return;
+	d->anc[v] = closure_cost(d, v, 1);
+	d->desc[v] = d->h == RP_DTR_FULL ? closure_cost(d, v, 0) : 0;
+	d->cvalid[v] = 1;
+}
+
+/* ---- union-find components of evicted nodes (dtr-eqclass) ---- */
+
+static int
+uf_find(struct dtr *d, int e)
+{
+	while (d->ufp[e] != e) {
+		d->ufp[e] = d->ufp[d->ufp[e]];
+		e = d->ufp[e];
+	}
+	return e;
+}
+
+static void
+uf_evict(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	int e, j, pass, c;
+
+	if (d->h != RP_DTR_EQCLASS)
+		return;
+	c = d->ufcap;
+	rp_grow(&d->ufp, &c, d->nuf + 1, sizeof *d->ufp);
+	c = d->ufcap;
+	rp_grow(&d->ufc, &c, d->nuf + 1, sizeof *d->ufc);
+	c = d->ufcap;
+	rp_grow(&d->ufstamp, &c, d->nuf + 1, sizeof *d->ufstamp);
+	d->ufcap = c;
+	e = d->nuf++;
+	d->ufp[e] = e;
+	d->ufc[e] = d->g->cost[v];
+	d->ufstamp[e] = 0;
+	d->elem[v] = e;
+	for (pass = 0; pass < 2; pass++) {
+		const int *off = pass ? g->succ_off : g->pred_off;
+		const int *adj = pass ? g->succ : g->pred;
+		for (j = off[v]; j < off[v + 1]; j++) {
+			int w = adj[j], a, b;
+			if (!evicted(d, w) || d->elem[w] < 0)
+				continue;
+			a = uf_find(d, e);
+			b = uf_find(d, d->elem[w]);
+			if (a != b) {
+				d->ufp[b] = a;
+				d->ufc[a] += d->ufc[b];
+			}
+		}
+	}
+}
+
+/* The splitting approximation: a node leaving its component takes only its
+ * own cost with it. */
+static void
+uf_leave(struct dtr *d, int v)
+{
+	if (d->h != RP_DTR_EQCLASS || d->elem[v] < 0)
+		return;
+	d->ufc[uf_find(d, d->elem[v])] -= d->g->cost[v];
+	d->elem[v] = -1;
+}
+
+static double
+uf_neighborhood(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	double s = 0;
+	int j, pass;
+
+	d->ufgen++;
+	for (pass = 0; pass < 2; pass++) {
+		const int *off = pass ? g->succ_off : g->pred_off;
+		const int *adj = pass ? g->succ : g->pred;
+		for (j = off[v]; j < off[v + 1]; j++) {
+			int w = adj[j], r;
+			if (!evicted(d, w) || d->elem[w] < 0)
+				continue;
+			r = uf_find(d, d->elem[w]);
+			if (d->ufstamp[r] != d->ufgen) {
+				d->ufstamp[r] = d->ufgen;
+				s += d->ufc[r];
+			}
+		}
+	}
+	return s;
+}
+
+/* ---- bookkeeping of needed evicted dependents (banishing) ---- */
+
+/* An evicted node is needed while it is live or a needed evicted node reads
+ * it: then its inputs may not be banished. Re-evaluates v and propagates
+ * changes up through its inputs; inputs that no longer have needed evicted
+ * readers and wait to be banished are queued. */
+static void
+need_update(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	int sp = 0, j, u, w, now, c;
+
+	rp_grow(&d->ustack, &d->ucap, 1, sizeof *d->ustack);
+	d->ustack[sp++] = v;
+	while (sp > 0) {
+		u = d->ustack[--sp];
+		now = evicted(d, u) && (!d->dead[u] || d->evdep[u] > 0);
+		if (now == d->needed[u])
+			continue;
+		d->needed[u] = (unsigned char)now;
+		for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
+			w = g->pred[j];
+			d->evdep[w] += now ? 1 : -1;
+			if ((now && d->evdep[w] == 1) || (!now && d->evdep[w] == 0)) {
+				rp_grow(&d->ustack, &d->ucap, sp + 1, sizeof *d->ustack);
+				d->ustack[sp++] = w;
+				if (!now && d->want_banish[w]) {
+					c = d->bqcap;
+					rp_grow(&d->bq, &c, d->nbq + 1, sizeof *d->bq);
+					d->bqcap = c;
+					d->bq[d->nbq++] = w;
+				}
+			}
+		}
+	}
+}
+
+/* ---- state changes, each with its plan statement ---- */
+
+static void drain(struct dtr *d);
+
+static void
+rlist_remove(struct dtr *d, int v)
+{
+	int p = d->rpos[v], last = d->rlist[--d->nres];
+	d->rlist[p] = last;
+	d->rpos[last] = p;
+	d->rpos[v] = -1;
+}
+
+static void
+do_evict(struct dtr *d, int v)
+{
+	rp_plan_add_free(d->plan, d->reg[v]);
+	d->cur -= d->g->mem[v];
+	d->resident[v] = 0;
+	rlist_remove(d, v);
+	uf_evict(d, v);
+	cache_touch(d, v);
+	need_update(d, v);
+	drain(d);
+}
+
+/* Frees v for good; its readers can no longer be recomputed. Evicted
+ * readers are unneeded (else v would not be banished) and go too. */
+static void
+do_banish(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	int j;
+
+	if (d->resident[v]) {
+		rp_plan_add_free(d->plan, d->reg[v]);
+		d->cur -= g->mem[v];
+		d->resident[v] = 0;
+		rlist_remove(d, v);
+	}
+	uf_leave(d, v);
+	d->banished[v] = 1;
+	d->want_banish[v] = 0;
+	cache_touch(d, v);
+	need_update(d, v);
+	for (j = g->succ_off[v]; j < g->succ_off[v + 1]; j++) {
+		int w = g->succ[j], c;
+		d->nbanpred[w]++;
+		if (evicted(d, w)) {
+			c = d->bqcap;
+			rp_grow(&d->bq, &c, d->nbq + 1, sizeof *d->bq);
+			d->bqcap = c;
+			d->bq[d->nbq++] = w;
+		}
+	}
+}
+
+/* Banishes the queued nodes that still qualify; the others wait for their
+ * needed evicted readers to go. A loop, not recursion: cascades can be as
+ * long as the graph. */
+static void
+drain(struct dtr *d)
+{
+	while (d->nbq > 0) {
+		int v = d->bq[--d->nbq];
+		if (d->banished[v] || d->lock[v] > 0)
+			continue;
+		if (d->evdep[v] > 0)
+			d->want_banish[v] = 1;
+		else
+			do_banish(d, v);
+	}
+}
+
+static void
+banish_try(struct dtr *d, int v)
+{
+	int c = d->bqcap;
+	rp_grow(&d->bq, &c, d->nbq + 1, sizeof *d->bq);
+	d->bqcap = c;
+	d->bq[d->nbq++] = v;
+	drain(d);
+}
+
+/* What the program does when v's last reader has run. */
+static void
+release(struct dtr *d, int v)
+{
+	if (d->banished[v] || d->lock[v] > 0)
+		return;
+	if (d->banish_mode || pinned(d, v))
+		banish_try(d, v);
+	else if (d->resident[v])
+		do_evict(d, v);
+}
+
+static double
+score(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	double m = (double)g->mem[v], s = d->T - d->last[v] + d->tick;
+
+	switch (d->h) {
+	case RP_DTR_FULL:
+		cache_fill(d, v);
+		return (g->cost[v] + d->anc[v] + d->desc[v]) / (m * s);
+	case RP_DTR_EQCLASS:
+		return (g->cost[v] + uf_neighborhood(d, v)) / (m * s);
+	case RP_DTR_LOCAL:
+		return g->cost[v] / (m * s);
+	case RP_DTR_LRU:
+		return 1 / s;
+	case RP_DTR_LARGEST:
+		return 1 / m;
+	case RP_DTR_MSPS:
+		cache_fill(d, v);
+		return (g->cost[v] + d->anc[v]) / m;
+	default: {
+		/* splitmix64: reproducible for a given seed */
+		uint64_t z = (d->rng += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+	}
+	}
+}
+
+/* Evicts the lowest-scored evictable value (ties: lowest node). Returns 0
+ * when nothing can be evicted. */
+static int
+evict_one(struct dtr *d)
+{
+	int i, v, best = -1;
+	double bs = 0, s;
+
+	for (i = 0; i < d->nres; i++) {
+		v = d->rlist[i];
+		if (d->lock[v] > 0 || d->g->mem[v] == 0 || pinned(d, v))
+			continue;
+		s = score(d, v);
+		if (best < 0 || s < bs || (s == bs && v < best)) {
+			best = v;
+			bs = s;
+		}
+	}
+	if (best < 0)
+		return 0;
+	do_evict(d, best);
+	return 1;
+}
+
+static void
+push_frame(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	struct frame *f;
+	int j, c;
+
+	rp_grow(&d->fs, &d->fcap, d->nf + 1, sizeof *d->fs);
+	f = &d->fs[d->nf++];
+	f->v = v;
+	f->pstart = d->npending;
+	f->waiting = 0;
+	/* Lock what is resident; queue the rest for rematerialization. */
+	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+		int p = g->pred[j];
+		if (d->resident[p])
+			d->lock[p]++;
+		else {
+			c = d->pcap;
+			rp_grow(&d->pending, &c, d->npending + 1, sizeof *d->pending);
+			d->pcap = c;
+			d->pending[d->npending++] = p;
+		}
+	}
+	f->pend = d->npending;
+	f->pi = f->pstart;
+}
+
+/* Computes v once its inputs are resident and locked. Returns 0, or -1 on
+ * out of memory or thrashing. */
+static int
+compute(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	int64_t need = g->mem[v] + g->workspace[v];
+	int j, again = d->computed[v];
+
+	while (d->cur + need > d->budget)
+		if (!evict_one(d)) {
+			d->failed = 1;
+			d->fail_node = v;
+			return -1;
+		}
+	d->reg[v] = d->nextreg++;
+	rp_plan_add_compute(d->plan, v, d->reg[v]);
+	d->cur += g->mem[v];
+	d->resident[v] = 1;
+	d->computed[v] = 1;
+	d->rpos[v] = d->nres;
+	d->rlist[d->nres++] = v;
+	d->cost += g->cost[v];
+	d->T += g->cost[v] + d->tick;
+	d->last[v] = d->T;
+	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+		int p = g->pred[j];
+		d->last[p] = d->T;
+		d->lock[p]--;
+	}
+	if (again) {
+		uf_leave(d, v);
+		cache_touch(d, v);
+		need_update(d, v);
+		drain(d);
+	}
+	/* Inputs that were kept only for this computation go now. */
+	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+		int p = g->pred[j];
+		if (d->dead[p] && d->lock[p] == 0 && d->resident[p])
+			release(d, p);
+		else if (d->want_banish[p] && d->evdep[p] == 0)
+			banish_try(d, p);
+	}
+	if (d->cost_limit > 0 && d->cost > d->cost_limit) {
+		d->failed = 2;
+		d->fail_node = v;
+		return -1;
+	}
+	return 0;
+}
+
+/* PerformOp(v): rematerializes evicted inputs depth-first with an explicit
+ * stack (chains can be as long as the graph), then computes v. */
+static int
+perform(struct dtr *d, int v)
+{
+	push_frame(d, v);
+	while (d->nf > 0) {
+		struct frame *f = &d->fs[d->nf - 1];
+		if (f->waiting) {
+			d->lock[d->pending[f->pi]]++;
+			f->pi++;
+			f->waiting = 0;
+		}
+		while (f->pi < f->pend && d->resident[d->pending[f->pi]]) {
+			/* made resident by a sibling's rematerialization */
+			d->lock[d->pending[f->pi]]++;
+			f->pi++;
+		}
+		if (f->pi < f->pend) {
+			f->waiting = 1;
+			push_frame(d, d->pending[f->pi]);
+			continue;
+		}
+		if (compute(d, f->v) != 0)
+			return -1;
+		d->npending = f->pstart;
+		d->nf--;
+	}
+	return 0;
+}
+
+static void
+dtr_free(struct dtr *d)
+{
+	free(d->computed);
+	free(d->resident);
+	free(d->banished);
+	free(d->dead);
+	free(d->want_banish);
+	free(d->needed);
+	free(d->lock);
+	free(d->refs);
+	free(d->evdep);
+	free(d->nbanpred);
+	free(d->reg);
+	free(d->last);
+	free(d->rpos);
+	free(d->rlist);
+	free(d->anc);
+	free(d->desc);
+	free(d->cvalid);
+	free(d->elem);
+	free(d->ufp);
+	free(d->ufc);
+	free(d->ufstamp);
+	free(d->mark);
+	free(d->stack);
+	free(d->ustack);
+	free(d->bq);
+	free(d->fs);
+	free(d->pending);
+}
+
+static int
+dtr_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
+    char **cause)
+{
+	const struct rp_graph *g = pb->g;
+	const struct rp_options *o = pb->opt;
+	struct dtr d;
+	size_t n = (size_t)g->n;
+	int v, j;
+
+	memset(&d, 0, sizeof d);
+	d.g = g;
+	d.h = o->dtr_heuristic;
+	d.banish_mode = o->dtr_banish;
+	d.cost_limit = o->dtr_thrash > 0 ? o->dtr_thrash * pb->baseline : 0;
+	d.budget = pb->budget;
+	d.cur = g->fixed_mem;
+	d.tick = pb->baseline > 0 ? 1e-6 * pb->baseline / g->n : 1e-6;
+	d.plan = plan;
+	d.rng = o->seed;
+	d.computed = rp_xcalloc(n, 1);
+	d.resident = rp_xcalloc(n, 1);
+	d.banished = rp_xcalloc(n, 1);
+	d.dead = rp_xcalloc(n, 1);
+	d.want_banish = rp_xcalloc(n, 1);
+	d.needed = rp_xcalloc(n, 1);
+	d.lock = rp_xcalloc(n, sizeof *d.lock);
+	d.refs = rp_xcalloc(n, sizeof *d.refs);
+	d.evdep = rp_xcalloc(n, sizeof *d.evdep);
+	d.nbanpred = rp_xcalloc(n, sizeof *d.nbanpred);
+	d.reg = rp_xcalloc(n, sizeof *d.reg);
+	d.last = rp_xcalloc(n, sizeof *d.last);
+	d.rpos = rp_xcalloc(n, sizeof *d.rpos);
+	d.rlist = rp_xcalloc(n, sizeof *d.rlist);
+	d.anc = rp_xcalloc(n, sizeof *d.anc);
+	d.desc = rp_xcalloc(n, sizeof *d.desc);
+	d.cvalid = rp_xcalloc(n, 1);
+	d.elem = rp_xcalloc(n, sizeof *d.elem);
+	d.mark = rp_xcalloc(n, sizeof *d.mark);
+	d.stack = rp_xcalloc(n, sizeof *d.stack);
+
+	for (v = 0; v < g->n; v++) {
+		d.refs[v] = rp_nsucc(g, v);
+		d.elem[v] = -1;
+		d.rpos[v] = -1;
+	}
+
+	for (v = 0; v < g->n && !d.failed; v++) {
+		if (perform(&d, v) != 0)
+			break;
+		/* The program's references: inputs whose last reader was v,
+		 * and v itself when nothing reads it. */
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+			int p = g->pred[j];
+			if (--d.refs[p] == 0 && !g->output[p]) {
+				d.dead[p] = 1;
+				need_update(&d, p);
+				drain(&d);
+				release(&d, p);
+			}
+		}
+		if (d.refs[v] == 0 && !g->output[v]) {
+			d.dead[v] = 1;
+			release(&d, v);
+		}
+	}
+	/* Outputs must be resident at the end: lock those that are, then
+	 * rematerialize the others. */
+	if (!d.failed) {
+		for (v = 0; v < g->n; v++)
+			if (g->output[v] && d.resident[v])
+				d.lock[v]++;
+		for (v = 0; v < g->n && !d.failed; v++)
+			if (g->output[v] && !d.resident[v]) {
+				if (perform(&d, v) != 0)
+					break;
+				d.lock[v]++;
+			}
+	}
+	if (d.failed) {
+		if (d.failed == 1)
+			*note = rp_xasprintf("%s: out of memory: '%s' with its "
+			    "locked inputs does not fit", rp_dtr_heuristic_name(d.h),
+			    g->id[d.fail_node]);
+		else
+			*note = rp_xasprintf("%s: thrashing: cost passed %.3gx the "
+			    "baseline at '%s'", rp_dtr_heuristic_name(d.h),
+			    o->dtr_thrash, g->id[d.fail_node]);
+		rp_plan_destroy(plan);
+		rp_plan_init(plan);
+	} else
+		*note = rp_xasprintf("heuristic %s, %s", rp_dtr_heuristic_name(d.h),
+		    d.banish_mode ? "banishing" : "eager eviction");
+	dtr_free(&d);
+	(void)cause;
+	return 0;
+}
+
+const struct rp_strategy rp_strategy_dtr = {
+	"dtr",
+	"Dynamic Tensor Rematerialization simulated over the execution order "
+	    "(--dtr-heuristic)",
+	dtr_run,
+};

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Every DTR heuristic, with eager eviction and with banishing, on every graph
+# in graphs/ at budgets from 90% down in steps of 10%: each run either
+# writes a plan that --check replays within budget with the reported cost,
+# or reports out of memory / thrashing (status 1, no file). Below the first
+# failure a heuristic may fail again, but never emit an invalid plan.
+. "${top_srcdir:-.}/tests/lib.sh"
+heuristics="dtr dtr-eqclass dtr-local lru largest msps random"
+for g in "$SRC"/graphs/*.xml; do
+	name=$(basename "$g" .xml)
+	for h in $heuristics; do
+		for mode in "" --dtr-banish; do
+			ok=0
+			for b in 90 80 70 60 50 40 30 20 10; do
+				what="dtr $h $mode on $name at $b%"
+				out="$TMP/plan.xml"
+				rm -f "$out"
+				"$RP" --graph "$g" --budget "$b%" --strategy dtr \
+				    --dtr-heuristic "$h" $mode -f csv -o "$out" \
+				    >"$TMP/report" 2>"$TMP/err"
+				rc=$?
+				if [ "$rc" -eq 1 ] && [ ! -e "$out" ]; then
+					if grep -q '^dtr,no plan,.*\(out of memory\|thrashing\)' "$TMP/report" ||
+					    grep -q 'below the smallest budget' "$TMP/err"; then
+						pass
+					else
+						fail "$what: status 1 without a reason"
+					fi
+					continue
+				fi
+				if [ "$rc" -ne 0 ]; then
+					fail "$what: exit status $rc: $(cat "$TMP/err")"
+					continue
+				fi
+				ok=$((ok + 1))
+				cost=$(grep '^dtr,fits,' "$TMP/report" | cut -d, -f3)
+				"$RP" --graph "$g" --check "$out" --budget "$b%" -f csv \
+				    >"$TMP/check" 2>"$TMP/err" &&
+				    [ "$(sed -n 2p "$TMP/check" | cut -d, -f3)" = "$cost" ] &&
+				    pass || fail "$what: the plan does not replay: $(cat "$TMP/err")"
+			done
+			# At 90% every heuristic must find a plan.
+			[ "$ok" -gt 0 ] || fail "dtr $h $mode on $name: no plan at any budget"
+		done
+	done
+done
+finish
