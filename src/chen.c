@@ -198,11 +198,7 @@ chen_try(struct chen *c, struct chen_best *best, char *note, char **cause)
 	struct rp_sim sim;
 	int nr = chen_retention(c), fits, better;
 
-	if (rp_solve_r(c->g, c->ret, nr, &seq, cause) != 0) {
-		rp_seq_destroy(&seq);
-		free(note);
-		return -1;
-	}
+	rp_solve_r(c->g, c->ret, nr, &seq);
 	rp_plan_init(&plan);
 	rp_plan_from_seq(c->g, seq.node, seq.len, &plan);
 	rp_seq_destroy(&seq);

@@ -91,11 +91,11 @@ bucket(int nstages, int ns, const struct rp_retain *s, int by_end,
 	*idxp = idx;
 }
 
-int
+void
 rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
-    struct rp_seq *out, char **cause)
+    struct rp_seq *out)
 {
-	int n = g->n, t, i, j, k, sp, nmark, rc = -1;
+	int n = g->n, t, i, j, k, sp, nmark;
 	int *soff, *sidx, *eoff, *eidx;
 	unsigned char *res = rp_xcalloc((size_t)n, 1);
 	int *mark = rp_xmalloc(sizeof *mark * (size_t)n);
@@ -108,11 +108,16 @@ rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
 	for (i = 0; i < n; i++)
 		mark[i] = -1;
 	for (t = 0; t < n; t++) {
-		/* Retentions ending at t-1 stop, those from t start. */
+		/* Retentions ending at t-1 stop, those from t start. A value that
+		 * must not be recomputed stays from its computation on, whatever
+		 * S says: plan generation frees it after its last reader. */
 		for (i = eoff[t]; i < eoff[t + 1]; i++)
-			res[s[eidx[i]].node] = 0;
+			if (g->recompute[s[eidx[i]].node])
+				res[s[eidx[i]].node] = 0;
 		for (i = soff[t]; i < soff[t + 1]; i++)
 			res[s[sidx[i]].node] = 1;
+		if (t > 0 && !g->recompute[t - 1])
+			res[t - 1] = 1;
 		/* Stage t computes t, and materializes every value retained
 		 * from t+1 that is not resident now (constraint 1c). */
 		sp = 0;
@@ -142,19 +147,9 @@ rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
 			}
 		}
 		qsort(marked, (size_t)nmark, sizeof *marked, cmp_int);
-		for (i = 0; i < nmark; i++) {
-			k = marked[i];
-			if (k != t && !g->recompute[k]) {
-				*cause = rp_xasprintf("node '%s' has recompute=false "
-				    "but is not kept resident until stage '%s' needs it",
-				    g->id[k], g->id[t]);
-				goto out;
-			}
-			rp_seq_push(out, k);
-		}
+		for (i = 0; i < nmark; i++)
+			rp_seq_push(out, marked[i]);
 	}
-	rc = 0;
-out:
 	free(soff);
 	free(sidx);
 	free(eoff);
@@ -163,7 +158,6 @@ out:
 	free(mark);
 	free(stack);
 	free(marked);
-	return rc;
 }
 
 void

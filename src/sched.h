@@ -29,12 +29,13 @@ void rp_seq_destroy(struct rp_seq *q);
 
 /* Solves for the minimal R given retentions s[0..ns) (which it sorts and
  * normalizes in place: a value cannot be retained before the stage after its
- * first computation). Appends the compute sequence, stage by stage, to out.
- * Returns 0, or -1 with *cause set when a recompute=false node would have
- * to be recomputed. Time: O(ns log ns + sum over stages of the recomputed
- * subgraph's size and in-edges, times log for sorting). */
-int rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
-    struct rp_seq *out, char **cause);
+ * first computation). recompute=false values are retained from their
+ * computation on regardless of s, so they are never recomputed. Appends the
+ * compute sequence, stage by stage, to out. Time: O(ns log ns + the size
+ * and in-edges of every stage's recomputed subgraph, with a log factor for
+ * sorting each stage). */
+void rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
+    struct rp_seq *out);
 
 /* Turns a valid compute sequence into a plan: drops recomputations whose
  * value is never read, numbers registers in order and frees each register

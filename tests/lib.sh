@@ -20,3 +20,19 @@ finish() {
 strategies() {
 	"$RP" --help | sed -n '/^strategies:/,/^$/p' | awk 'NF > 1 { print $1 }'
 }
+
+# independent GRAPH PLAN BUDGET COST PEAK WHAT: replays PLAN with the
+# independent checker (tests/plancheck.py) and compares its cost and peak
+# with what remat-plan reported.
+independent() {
+	if ! command -v python3 >/dev/null; then
+		fail "$6: python3 is needed for the independent plan checker"
+		return
+	fi
+	got=$(python3 "$SRC/tests/plancheck.py" "$1" "$2" "$3" 2>&1)
+	if [ "$got" = "$4 $5" ]; then
+		pass
+	else
+		fail "$6: independent checker says '$got', remat-plan said '$4 $5'"
+	fi
+}

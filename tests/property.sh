@@ -1,11 +1,17 @@
 #!/bin/sh
-# Every available strategy on every graph in graphs/ at 100, 80, 60 and 40%
-# of the checkpoint-all peak either reports that it does not fit (status 1,
-# no file written) or writes a plan that --check, replaying the file,
-# accepts with the same cost and a peak within the budget.
+# Every available strategy on every graph in graphs/, and on random training
+# graphs with recompute=false nodes, at 100, 80, 60 and 40% of the
+# checkpoint-all peak either reports that it does not fit (status 1, no file
+# written) or writes a plan that --check, replaying the file, accepts with
+# the same cost and a peak within the budget, and that the independent
+# checker (tests/plancheck.py) accepts with the same cost and peak.
 . "${top_srcdir:-.}/tests/lib.sh"
+GEN=$(cd "$top_builddir" && pwd)/tools/gengraph
+for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	"$GEN" training $((6 + seed)) $seed >"$TMP/training-$seed.xml"
+done
 
-for g in "$SRC"/graphs/*.xml; do
+for g in "$SRC"/graphs/*.xml "$TMP"/training-*.xml; do
 	name=$(basename "$g" .xml)
 	for s in $(strategies); do
 		for b in 100 80 60 40; do
@@ -30,7 +36,10 @@ for g in "$SRC"/graphs/*.xml; do
 				fail "$what: exit status $rc: $(cat "$TMP/err")"
 				continue
 			fi
-			cost=$(grep "^$s,fits," "$TMP/report" | cut -d, -f3)
+			row=$(grep "^$s,fits," "$TMP/report")
+			cost=$(echo "$row" | cut -d, -f3)
+			independent "$g" "$out" "$(echo "$row" | cut -d, -f6)" \
+			    "$cost" "$(echo "$row" | cut -d, -f5)" "$what"
 			"$RP" --graph "$g" --budget "$b%" --check "$out" -f csv \
 			    >"$TMP/check" 2>"$TMP/err"
 			crc=$?
