@@ -35,6 +35,7 @@ struct key {
 	enum field graph_field;	/* meaning on <graph> data */
 	char *def;		/* <default> value or NULL */
 	int line;
+	xmlNodePtr elem;	/* the <key>, for messages about its default */
 };
 
 struct loader {
@@ -109,7 +110,8 @@ read_keys(struct loader *l, xmlNodePtr root)
 		k = &l->keys[l->nkeys];
 		memset(k, 0, sizeof *k);
 		k->line = rp_xml_line(c);
-		k->id = rp_xml_attr(c, "id");
+		k->elem = c;
+		k->id = rp_xml_attr_raw(c, "id");
 		if (k->id == NULL || *k->id == '\0') {
 			free(k->id);
 			return fail(l, c, "<key> has no id attribute");
@@ -153,7 +155,8 @@ parse_cost(const char *s, double *out)
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (*end != '\0' || errno == ERANGE || !isfinite(v))
+	/* ERANGE also flags underflow: tiny costs are fine, infinite not. */
+	if (*end != '\0' || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;
@@ -284,7 +287,7 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 	char *id, *msg;
 	int v, i, prev;
 
-	id = rp_xml_attr(c, "id");
+	id = rp_xml_attr_raw(c, "id");
 	if (id == NULL || *id == '\0') {
 		free(id);
 		return fail(l, c, "<node> has no id attribute");
@@ -301,13 +304,6 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 		return -1;
 	}
 	memset(seen, 0, F_COUNT);
-	for (i = 0; i < l->nkeys; i++)
-		if (l->keys[i].node_field != F_NONE && l->keys[i].def != NULL) {
-			if (set_node_field(l, g, v, l->keys[i].node_field,
-			    l->keys[i].def, c) != 0)
-				return -1;
-			seen[l->keys[i].node_field] = 1;
-		}
 	for (d = c->children; d != NULL; d = d->next) {
 		char *key, *val;
 		int k, rc;
@@ -317,7 +313,7 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 			return fail(l, d, "nested graphs are not supported");
 		if (!gml_is(d, "data"))
 			continue;
-		key = rp_xml_attr(d, "key");
+		key = rp_xml_attr_raw(d, "key");
 		if (key == NULL)
 			return fail(l, d, "<data> has no key attribute");
 		k = rp_strmap_get(&l->keymap, key);
@@ -346,6 +342,16 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 		if (rc != 0)
 			return -1;
 	}
+	/* Key defaults fill what the node leaves out; a bad default is
+	 * reported at its key. */
+	for (i = 0; i < l->nkeys; i++) {
+		enum field f = l->keys[i].node_field;
+		if (f == F_NONE || l->keys[i].def == NULL || seen[f])
+			continue;
+		if (set_node_field(l, g, v, f, l->keys[i].def, l->keys[i].elem) != 0)
+			return -1;
+		seen[f] = 1;
+	}
 	if (!seen[F_COST] || !seen[F_MEM]) {
 		const char *what = !seen[F_COST] ? "cost" : "mem";
 		int declared = 0;
@@ -370,7 +376,7 @@ read_graph_data(struct loader *l, struct rp_graph *g, xmlNodePtr d)
 	char *key, *val, *msg;
 	int k;
 
-	key = rp_xml_attr(d, "key");
+	key = rp_xml_attr_raw(d, "key");
 	if (key == NULL)
 		return fail(l, d, "<data> has no key attribute");
 	k = rp_strmap_get(&l->keymap, key);
@@ -417,7 +423,7 @@ static int
 edge_end(struct loader *l, struct rp_strmap *ids, xmlNodePtr e,
     const char *which, int *out)
 {
-	char *id = rp_xml_attr(e, which), *msg;
+	char *id = rp_xml_attr_raw(e, which), *msg;
 
 	if (id == NULL) {
 		msg = rp_xasprintf("<edge> has no %s attribute", which);

@@ -145,7 +145,7 @@ check_plan(const struct rp_problem *pb, const char *path, int have_budget,
 {
 	struct rp_plan p;
 	struct rp_sim s;
-	char *cause = NULL, pk[32];
+	char *cause = NULL;
 	int rc;
 
 	rp_plan_init(&p);
@@ -166,46 +166,7 @@ check_plan(const struct rp_problem *pb, const char *path, int have_budget,
 		return EXIT_BADINPUT;
 	}
 	rc = have_budget && s.peak > pb->budget ? EXIT_NOFIT : EXIT_OK;
-	if (fmt == RP_FMT_JSON) {
-		printf("{\"plan\":\"%s\",\"valid\":true,\"cost\":%.10g,"
-		    "\"overhead\":", path, s.cost);
-		if (pb->baseline > 0)
-			printf("%.6f", s.cost / pb->baseline);
-		else
-			printf("null");
-		printf(",\"peak\":%lld,\"computes\":%d,\"recomputes\":%d",
-		    (long long)s.peak, s.ncompute, s.nrecompute);
-		if (have_budget)
-			printf(",\"budget\":%lld,\"fits\":%s", (long long)pb->budget,
-			    rc == EXIT_OK ? "true" : "false");
-		printf("}\n");
-	} else if (fmt == RP_FMT_CSV) {
-		printf("plan,valid,cost,overhead,peak_bytes,computes,recomputes,"
-		    "budget_bytes,fits\n%s,yes,%.10g,", path, s.cost);
-		if (pb->baseline > 0)
-			printf("%.6f", s.cost / pb->baseline);
-		printf(",%lld,%d,%d,", (long long)s.peak, s.ncompute, s.nrecompute);
-		if (have_budget)
-			printf("%lld,%s", (long long)pb->budget,
-			    rc == EXIT_OK ? "yes" : "no");
-		else
-			printf(",");
-		printf("\n");
-	} else {
-		rp_format_bytes(s.peak, pk, sizeof pk);
-		printf("%s: valid plan: cost %.6g %s", path, s.cost,
-		    pb->g->cost_unit);
-		if (pb->baseline > 0)
-			printf(" (%.3fx the baseline)", s.cost / pb->baseline);
-		printf(", peak %s (%lld bytes), %d computes, %d recomputations\n",
-		    pk, (long long)s.peak, s.ncompute, s.nrecompute);
-		if (have_budget) {
-			char b[32];
-			rp_format_bytes(pb->budget, b, sizeof b);
-			printf("%s budget %s (%lld bytes)\n", rc == EXIT_OK ?
-			    "fits" : "does not fit", b, (long long)pb->budget);
-		}
-	}
+	rp_report_check(stdout, fmt, pb, path, &s, have_budget);
 	rp_sim_destroy(&s);
 	rp_plan_destroy(&p);
 	return rc;
@@ -329,12 +290,23 @@ main(int argc, char **argv)
 		case ':':
 			return usage_error("option '%s' needs an argument",
 			    argv[optind - 1]);
-		default:
-			if (optopt != 0) {
-				char opt_s[3] = { '-', (char)optopt, '\0' };
-				return usage_error("unknown option '%s'", opt_s);
+		default: {
+			const char *bad = argv[optind - 1];
+			char opt_s[3] = { '-', (char)optopt, '\0' };
+			if (strncmp(bad, "--", 2) == 0 && strchr(bad, '=') != NULL &&
+			    optopt != 0) {
+				/* --info=3: a known option that takes no value */
+				rc = (int)(strchr(bad, '=') - bad);
+				opt_s[0] = '\0';
+				fprintf(stderr, "%s: option '%.*s' takes no value\n"
+				    "Try '%s --help' for more information.\n",
+				    progname, rc, bad, progname);
+				return EXIT_USAGE;
 			}
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			if (strncmp(bad, "--", 2) == 0 || optopt == 0)
+				return usage_error("unknown option '%s'", bad);
+			return usage_error("unknown option '%s'", opt_s);
+		}
 		}
 	}
 	if (optind < argc)
@@ -426,11 +398,14 @@ main(int argc, char **argv)
 	picked = rp_pick(res, nstrat);
 	rep = output != NULL && strcmp(output, "-") == 0 ? stderr : stdout;
 	rp_report(rep, fmt, &pb, res, nstrat, picked);
-	fflush(rep);
 	if (picked < 0) {
 		char *mt = min_budget_text(&pb);
-		fprintf(stderr, "%s: no strategy fits the budget; the smallest "
-		    "budget any plan could need is %s\n", progname, mt);
+		if (failed)
+			fprintf(stderr, "%s: no plan fits the budget, and a strategy "
+			    "failed (see the table)\n", progname);
+		else
+			fprintf(stderr, "%s: no strategy fits the budget; the smallest "
+			    "budget any plan could need is %s\n", progname, mt);
 		free(mt);
 		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
 		goto out;
@@ -450,6 +425,13 @@ main(int argc, char **argv)
 		}
 	}
 out:
+	/* A report that could not be written is a failure too. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n",
+		    progname, strerror(errno));
+		if (rc == EXIT_OK)
+			rc = EXIT_INTERNAL;
+	}
 	if (res != NULL)
 		for (i = 0; i < nstrat; i++)
 			rp_result_destroy(&res[i]);

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,24 @@ write_all(int fd, const char *buf, size_t len)
 		len -= (size_t)w;
 	}
 	return 0;
+}
+
+/* The path a symbolic link points to, relative to the link's folder when
+ * it is relative; NULL when it cannot be read. */
+static char *
+link_target(const char *path)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof buf - 1);
+	const char *slash;
+
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(path, '/');
+	if (buf[0] == '/' || slash == NULL)
+		return rp_xstrdup(buf);
+	return rp_xasprintf("%.*s/%s", (int)(slash - path), path, buf);
 }
 
 /* Renders the plan document into a new xmlBuffer. */
@@ -127,6 +147,47 @@ rp_planxml_write(const char *path, const struct rp_graph *g,
 		xmlBufferFree(buf);
 		return 0;
 	}
+	/* Write through symbolic links, and straight into what is not a
+	 * regular file (a device, a pipe): renaming over them would replace
+	 * them. Regular files get a temporary file and a rename. */
+	{
+		struct stat st;
+		char *real = NULL;
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			real = realpath(path, NULL);
+			if (real == NULL)
+				real = link_target(path);	/* dangling */
+			if (real == NULL || (lstat(real, &st) == 0 &&
+			    S_ISLNK(st.st_mode))) {
+				*cause = rp_xasprintf("cannot write '%s': cannot "
+				    "resolve the symbolic link", path);
+				free(real);
+				xmlBufferFree(buf);
+				return -1;
+			}
+			{
+				int rc = rp_planxml_write(real, g, p, meta, cause);
+				free(real);
+				xmlBufferFree(buf);
+				return rc;
+			}
+		}
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			fd = open(path, O_WRONLY | O_TRUNC);
+			if (fd < 0 || write_all(fd, data, len) != 0) {
+				e = errno;
+				*cause = rp_xasprintf("cannot write '%s': %s", path,
+				    strerror(e));
+				if (fd >= 0)
+					close(fd);
+				xmlBufferFree(buf);
+				return -1;
+			}
+			close(fd);
+			xmlBufferFree(buf);
+			return 0;
+		}
+	}
 	tmp = rp_xasprintf("%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -200,7 +261,8 @@ reg_of(struct reader *r, char *name)
 	return k;
 }
 
-/* Reads the statements below e in document order. */
+/* Reads the statements below e in document order (recursion is bounded:
+ * libxml2 limits nesting to 256 levels). */
 static int
 read_stmts(struct reader *r, xmlNodePtr e)
 {
@@ -216,7 +278,7 @@ read_stmts(struct reader *r, xmlNodePtr e)
 			line = rp_xml_line(c);
 			v = -1;
 			if (is_compute) {
-				node = rp_xml_attr(c, "node");
+				node = rp_xml_attr_raw(c, "node");
 				if (node == NULL || *node == '\0') {
 					free(node);
 					return rfail(r, c, rp_xstrdup("<compute> has "
@@ -232,7 +294,7 @@ read_stmts(struct reader *r, xmlNodePtr e)
 				}
 				free(node);
 			}
-			reg = rp_xml_attr(c, "reg");
+			reg = rp_xml_attr_raw(c, "reg");
 			if (reg == NULL || *reg == '\0') {
 				free(reg);
 				return rfail(r, c, rp_xasprintf("<%s> has no reg "
@@ -245,8 +307,9 @@ read_stmts(struct reader *r, xmlNodePtr e)
 				rp_plan_add_free(r->p, k);
 			rp_grow(&r->p->line, &r->lcap, r->p->len, sizeof *r->p->line);
 			r->p->line[r->p->len - 1] = line;
-			continue;
 		}
+		/* Statements anywhere below the root count, in document
+		 * order: also inside grouping elements and statements. */
 		if (read_stmts(r, c) != 0)
 			return -1;
 	}

@@ -103,6 +103,58 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 }
 
 void
+rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const char *path, const struct rp_sim *s, int have_budget)
+{
+	int fits = s->peak <= pb->budget;
+	char pk[32], b[32];
+
+	if (fmt == RP_FMT_JSON) {
+		fprintf(f, "{\"plan\":");
+		json_str(f, path);
+		fprintf(f, ",\"valid\":true,\"cost\":%.10g,\"overhead\":", s->cost);
+		if (pb->baseline > 0)
+			fprintf(f, "%.6f", s->cost / pb->baseline);
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"peak\":%lld,\"computes\":%d,\"recomputes\":%d",
+		    (long long)s->peak, s->ncompute, s->nrecompute);
+		if (have_budget)
+			fprintf(f, ",\"budget\":%lld,\"fits\":%s",
+			    (long long)pb->budget, fits ? "true" : "false");
+		fprintf(f, "}\n");
+	} else if (fmt == RP_FMT_CSV) {
+		fprintf(f, "plan,valid,cost,overhead,peak_bytes,computes,"
+		    "recomputes,budget_bytes,fits\n");
+		csv_str(f, path);
+		fprintf(f, ",yes,%.10g,", s->cost);
+		if (pb->baseline > 0)
+			fprintf(f, "%.6f", s->cost / pb->baseline);
+		fprintf(f, ",%lld,%d,%d,", (long long)s->peak, s->ncompute,
+		    s->nrecompute);
+		if (have_budget)
+			fprintf(f, "%lld,%s", (long long)pb->budget, fits ? "yes" : "no");
+		else
+			fprintf(f, ",");
+		fprintf(f, "\n");
+	} else {
+		rp_format_bytes(s->peak, pk, sizeof pk);
+		fprintf(f, "%s: valid plan: cost %.6g %s", path, s->cost,
+		    pb->g->cost_unit);
+		if (pb->baseline > 0)
+			fprintf(f, " (%.3fx the baseline)", s->cost / pb->baseline);
+		fprintf(f, ", peak %s (%lld bytes), %d computes, %d "
+		    "recomputations\n", pk, (long long)s->peak, s->ncompute,
+		    s->nrecompute);
+		if (have_budget) {
+			rp_format_bytes(pb->budget, b, sizeof b);
+			fprintf(f, "%s budget %s (%lld bytes)\n", fits ? "fits" :
+			    "does not fit", b, (long long)pb->budget);
+		}
+	}
+}
+
+void
 rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_result *res, int n, int picked)
 {

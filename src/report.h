@@ -13,6 +13,11 @@ enum rp_format { RP_FMT_TABLE, RP_FMT_CSV, RP_FMT_JSON };
 void rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_result *res, int n, int picked);
 
+/* Writes the verdict of --check for the valid plan at path with figures s;
+ * with have_budget, also whether it fits pb->budget. */
+void rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const char *path, const struct rp_sim *s, int have_budget);
+
 /* Writes the graph summary used by --info. */
 void rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb);
 

@@ -30,7 +30,9 @@ rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *ou
 	int *reg_node = rp_xmalloc(sizeof *reg_node * (size_t)(p->nregs ? p->nregs : 1));
 	int *live = rp_xcalloc((size_t)g->n, sizeof *live);
 	int *computed = rp_xcalloc((size_t)g->n, sizeof *computed);
-	int64_t cur = g->fixed_mem, during;
+	/* A plan may hold a node in many registers at once: sums are kept
+	 * in 128 bits and the peak saturates, so any plan can be replayed. */
+	__int128 cur = g->fixed_mem, during;
 	int i, j, v, r;
 	char *rn;
 
@@ -86,15 +88,9 @@ rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *ou
 			    "but it has recompute=false", g->id[v]);
 			goto bad;
 		}
-		/* A plan may hold a node in many registers at once: guard
-		 * the sum (graphs keep their own total below 2^62). */
-		if (cur > INT64_MAX / 2) {
-			out->error = rp_xstrdup("memory in use exceeds 4 EiB");
-			goto bad;
-		}
 		during = cur + g->mem[v] + g->workspace[v];
 		if (during > out->peak) {
-			out->peak = during;
+			out->peak = during > INT64_MAX ? INT64_MAX : (int64_t)during;
 			out->peak_stmt = i;
 		}
 		out->cost += g->cost[v];

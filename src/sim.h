@@ -14,7 +14,8 @@ struct rp_sim {
 	char *error;		/* why the plan is invalid (caller frees), or NULL */
 	int bad_stmt;		/* index of the offending statement, -1 if none */
 	double cost;		/* sum of cost over compute statements */
-	int64_t peak;		/* largest memory during any statement */
+	int64_t peak;		/* largest memory during any statement
+				 * (INT64_MAX if it is larger still) */
 	int peak_stmt;		/* statement where the peak is reached */
 	int ncompute;		/* compute statements */
 	int nrecompute;		/* compute statements beyond one per node */

@@ -150,6 +150,19 @@ rp_xml_attr(xmlNodePtr n, const char *a)
 }
 
 char *
+rp_xml_attr_raw(xmlNodePtr n, const char *a)
+{
+	xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)a);
+	char *r;
+
+	if (v == NULL)
+		return NULL;
+	r = rp_xstrdup((const char *)v);
+	xmlFree(v);
+	return r;
+}
+
+char *
 rp_xml_text(xmlNodePtr n)
 {
 	xmlChar *v = xmlNodeGetContent(n);

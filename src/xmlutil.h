@@ -22,6 +22,10 @@ int rp_xml_is(xmlNodePtr n, const char *s);
 /* A copy of attribute a of n with surrounding blanks removed, or NULL. */
 char *rp_xml_attr(xmlNodePtr n, const char *a);
 
+/* A copy of attribute a of n exactly as written, or NULL: for identifiers
+ * (node ids, register names), where blanks are significant. */
+char *rp_xml_attr_raw(xmlNodePtr n, const char *a);
+
 /* The element's text content, trimmed (caller frees). */
 char *rp_xml_text(xmlNodePtr n);
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 # One case per error message: exact text on standard error, the documented
-# exit status, nothing on standard output and no output file left behind.
+# exit status, no output file left behind, and for usage errors and bad
+# input (2, 3) nothing on standard output: statuses 1 and 4 may follow the
+# comparison table.
 . "${top_srcdir:-.}/tests/lib.sh"
 cd "$SRC/tests/data" || exit 1
 L=../../graphs/linear-8.xml
@@ -22,6 +24,8 @@ expect() {
   want: $want_err"
 	elif [ -e "$TMP/out.xml" ] || ls "$TMP" | grep -q tmp; then
 		fail "$*: an output file was left behind"
+	elif [ -s "$TMP/stdout" ] && { [ "$want_rc" -eq 2 ] || [ "$want_rc" -eq 3 ]; }; then
+		fail "$*: unexpected standard output: $(head -3 "$TMP/stdout")"
 	else
 		pass
 	fi
@@ -53,6 +57,7 @@ graph bad/two-costs.xml "bad/two-costs.xml:11: node 'a' has two values for 'cost
 graph bad/no-cost.xml "bad/no-cost.xml:11: node 'a' has no cost"
 graph bad/no-cost-key.xml 'bad/no-cost-key.xml:11: node '\''a'\'' has no cost (no <key for="node" attr.name="cost"> is declared)'
 graph bad/no-mem.xml "bad/no-mem.xml:11: node 'a' has no mem"
+graph bad/default-bad.xml "bad/default-bad.xml:3: node 'b': cost 'unknown' is not a number"
 graph bad/cost-nan.xml "bad/cost-nan.xml:11: node 'a': cost 'fast' is not a number"
 graph bad/cost-negative.xml "bad/cost-negative.xml:11: node 'a': cost -2.5 is negative"
 graph bad/mem-fraction.xml "bad/mem-fraction.xml:11: node 'a': mem '1.5' is not a whole number of bytes"
@@ -90,6 +95,7 @@ plan $L plans/reg-live.xml "plans/reg-live.xml:4: invalid plan: compute 'f1' int
 plan $L plans/never.xml "plans/never.xml: invalid plan: node 'f1' is never computed"
 plan good/small.xml plans/output-freed.xml "plans/output-freed.xml: invalid plan: output node 'b' is not live at the end of the plan"
 plan good/small.xml plans/recompute-false.xml "plans/recompute-false.xml:6: invalid plan: node 'drop' is computed again, but it has recompute=false"
+plan good/small.xml plans/nested-free.xml "plans/nested-free.xml:4: invalid plan: compute 'drop' reads 'a', which is not live"
 plan $L missing-plan.xml "cannot open 'missing-plan.xml': No such file or directory"
 
 # Budgets that no plan can meet: status 1.
@@ -113,6 +119,14 @@ grep -q "lru: out of memory: 'grad_dec0_relu2' with its locked inputs does not f
 # Output that cannot be written: status 4, nothing left behind.
 expect 4 "remat-plan: cannot write '$TMP/no-such-dir/out.xml': No such file or directory" \
 	--graph $L --budget 60% -o "$TMP/no-such-dir/out.xml"
+
+# A report that cannot be written: status 4.
+if [ -w /dev/full ]; then
+	"$RP" --graph $L --budget 60% >/dev/full 2>"$TMP/stderr"
+	rc=$?
+	[ "$rc" -eq 4 ] && grep -q "^remat-plan: cannot write to standard output: No space left on device$" "$TMP/stderr" &&
+	    pass || fail "writing the report to /dev/full: exit $rc, $(cat "$TMP/stderr")"
+fi
 
 # Usage errors: status 2.
 TRY="Try 'remat-plan --help' for more information."
@@ -153,6 +167,8 @@ expect 2 "remat-plan: unexpected argument 'extra'
 $TRY" --graph $L --budget 1G extra
 expect 2 "remat-plan: unknown option '--bogus'
 $TRY" --bogus
+expect 2 "remat-plan: option '--info' takes no value
+$TRY" --graph $L --info=3
 expect 2 "remat-plan: unknown option '-x'
 $TRY" -x
 expect 2 "remat-plan: option '--graph' needs an argument

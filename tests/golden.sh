@@ -32,6 +32,10 @@ same linear-8-chen-sqrtn-7.xml "$TMP/p.xml"
 "$RP" --graph graphs/linear-8.xml --check "$TMP/p.xml" --budget 7 >"$TMP/k"
 sed "s|$TMP/p.xml|PLAN|" "$TMP/k" >"$TMP/k2"
 same check-linear-8.txt "$TMP/k2"
+# Register names are exact strings: "r", " r" and "r " are three registers.
+"$RP" --graph tests/data/good/small.xml --check tests/data/plans/blank-regs.xml \
+    >"$TMP/k" && grep -q "valid plan: cost 3 ms" "$TMP/k" && pass ||
+    fail "blank-regs.xml: register names with blanks are not kept apart"
 "$RP" --graph tests/data/good/networkx.xml --info >"$TMP/i"
 same info-networkx.txt "$TMP/i"
 "$RP" --graph tests/data/good/networkx.xml --info -f json >"$TMP/i"
@@ -50,6 +54,16 @@ for g in graphs/*.xml; do
 		fail "$g: plans differ between runs, or '-o -' misbehaves"
 	fi
 done
+
+# -o writes through a symbolic link (even a dangling one) instead of
+# replacing it.
+ln -s target.xml "$TMP/link.xml"
+"$RP" --graph graphs/linear-8.xml --budget 60% -o "$TMP/link.xml" >/dev/null
+if [ -L "$TMP/link.xml" ] && [ -s "$TMP/target.xml" ]; then
+	pass
+else
+	fail "-o replaced a symbolic link"
+fi
 
 # The shipped plans are valid for their graph and fit their budget.
 for p in plans/*.xml; do
