@@ -44,6 +44,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r.status != RP_FITS && r.status != RP_OVER_BUDGET)
 			abort();	/* every plan passes the simulator */
 		rp_result_destroy(&r);
+		/* DTR halfway to the minimum: out of memory or thrashing are
+		 * answers, an invalid plan is a bug. */
+		pb.budget = pb.min_budget + (pb.ckpt_all_peak - pb.min_budget) / 2;
+		rp_strategy_run(&rp_strategy_dtr, &pb, &r);
+		if (r.status == RP_FAILED || r.status == RP_OVER_BUDGET)
+			abort();
+		rp_result_destroy(&r);
 	}
 	rp_graph_free(g);
 	return 0;
