@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dtr.h"
+#include "sim.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -57,7 +58,7 @@ struct dtr {
 	enum rp_dtr_heuristic h;
 	int banish_mode;
 	double cost_limit;
-	int64_t budget, cur;
+	int64_t budget, cur, peak;
 	double T, tick, cost;
 	struct rp_plan *plan;
 	int nextreg;
@@ -490,6 +491,8 @@ compute(struct dtr *d, int v)
 			d->fail_node = v;
 			return -1;
 		}
+	if (d->cur + need > d->peak)
+		d->peak = d->cur + need;
 	d->reg[v] = d->nextreg++;
 	rp_plan_add_compute(d->plan, v, d->reg[v]);
 	d->cur += g->mem[v];
@@ -607,6 +610,7 @@ dtr_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	d.cost_limit = o->dtr_thrash > 0 ? o->dtr_thrash * pb->baseline : 0;
 	d.budget = pb->budget;
 	d.cur = g->fixed_mem;
+	d.peak = g->fixed_mem;
 	d.tick = pb->baseline > 0 ? 1e-6 * pb->baseline / g->n : 1e-6;
 	d.plan = plan;
 	d.rng = o->seed;
@@ -680,11 +684,25 @@ dtr_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 			    o->dtr_thrash, g->id[d.fail_node]);
 		rp_plan_destroy(plan);
 		rp_plan_init(plan);
-	} else
+	} else {
+		/* The plan is the simulation: its replay must agree. */
+		struct rp_sim sim;
+		int ok = rp_simulate(g, plan, &sim) == 0 && sim.cost == d.cost &&
+		    sim.peak == d.peak;
+		if (!ok) {
+			*cause = rp_xasprintf("dtr: the plan's replay (%s, cost %.10g, "
+			    "peak %lld) disagrees with the simulation (cost %.10g, "
+			    "peak %lld)", sim.valid ? "valid" : sim.error, sim.cost,
+			    (long long)sim.peak, d.cost, (long long)d.peak);
+			rp_sim_destroy(&sim);
+			dtr_free(&d);
+			return -1;
+		}
+		rp_sim_destroy(&sim);
 		*note = rp_xasprintf("heuristic %s, %s", rp_dtr_heuristic_name(d.h),
 		    d.banish_mode ? "banishing" : "eager eviction");
+	}
 	dtr_free(&d);
-	(void)cause;
 	return 0;
 }
 
