@@ -21,7 +21,7 @@ rp_plan_checkpoint_all(const struct rp_graph *g, struct rp_plan *out)
 
 static int
 checkpoint_all_run(const struct rp_problem *pb, struct rp_plan *plan,
-    char **note, char **cause)
+    char **note, double *bound, char **cause)
 {
 	rp_plan_checkpoint_all(pb->g, plan);
 	return 0;

@@ -43,15 +43,6 @@ struct chen {
 	struct rp_retain *ret;	/* scratch: retentions, at most 2 per node */
 };
 
-/* A candidate plan with its figures. */
-struct chen_best {
-	struct rp_plan plan;
-	int have, fits;
-	double cost;
-	int64_t peak;
-	char *note;
-};
-
 static void
 chen_destroy(struct chen *c)
 {
@@ -187,74 +178,31 @@ chen_retention(struct chen *c)
 	return nr;
 }
 
-/* Plans for the current checkpoints and keeps the plan in best when it is
- * better: fitting beats not fitting, then lower cost (fitting) or lower
- * peak (not fitting). Takes ownership of note. */
+/* Plans for the current checkpoints and offers the plan to best. Takes
+ * ownership of note. */
 static int
-chen_try(struct chen *c, struct chen_best *best, char *note, char **cause)
+chen_try(struct chen *c, struct rp_best *best, char *note, char **cause)
 {
 	struct rp_seq seq = { 0 };
 	struct rp_plan plan;
-	struct rp_sim sim;
-	int nr = chen_retention(c), fits, better;
+	int nr = chen_retention(c);
 
 	rp_solve_r(c->g, c->ret, nr, &seq);
 	rp_plan_init(&plan);
 	rp_plan_from_seq(c->g, seq.node, seq.len, &plan);
 	rp_seq_destroy(&seq);
-	if (rp_simulate(c->g, &plan, &sim) != 0) {
-		*cause = rp_xasprintf("chen: generated plan is invalid: %s", sim.error);
-		rp_sim_destroy(&sim);
-		rp_plan_destroy(&plan);
-		free(note);
-		return -1;
-	}
-	fits = sim.peak <= c->pb->budget;
-	if (!best->have)
-		better = 1;
-	else if (fits != best->fits)
-		better = fits;
-	else if (fits)
-		better = sim.cost < best->cost ||
-		    (sim.cost == best->cost && sim.peak < best->peak);
-	else
-		better = sim.peak < best->peak ||
-		    (sim.peak == best->peak && sim.cost < best->cost);
-	if (better) {
-		rp_plan_move(&best->plan, &plan);
-		best->have = 1;
-		best->fits = fits;
-		best->cost = sim.cost;
-		best->peak = sim.peak;
-		free(best->note);
-		best->note = note;
-	} else {
-		rp_plan_destroy(&plan);
-		free(note);
-	}
-	rp_sim_destroy(&sim);
-	return 0;
-}
-
-/* Hands the best plan to the caller. */
-static void
-chen_finish(struct chen_best *best, struct rp_plan *plan, char **note)
-{
-	rp_plan_move(plan, &best->plan);
-	*note = best->note;
-	best->note = NULL;
+	return rp_best_offer(best, c->g, c->pb->budget, &plan, note, cause);
 }
 
 static int
 chen_sqrtn_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    char **cause)
+    double *bound, char **cause)
 {
 	struct chen c;
-	struct chen_best best;
+	struct rp_best best;
 	int set, i, k, nck, rc = -1;
 
-	memset(&best, 0, sizeof best);
-	rp_plan_init(&best.plan);
+	rp_best_init(&best);
 	if (chen_init(&c, pb, cause) != 0)
 		goto out;
 	for (set = 0; set < CAND_SETS; set++) {
@@ -272,11 +220,10 @@ chen_sqrtn_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		    "candidates", cand_names[set], nck, nc), cause) != 0)
 			goto out;
 	}
-	chen_finish(&best, plan, note);
+	rp_best_take(&best, plan, note);
 	rc = 0;
 out:
-	rp_plan_destroy(&best.plan);
-	free(best.note);
+	rp_best_destroy(&best);
 	chen_destroy(&c);
 	return rc;
 }
@@ -286,19 +233,18 @@ out:
 
 static int
 chen_greedy_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    char **cause)
+    double *bound, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	struct chen c;
-	struct chen_best best;
+	struct rp_best best;
 	double deadline = pb->opt != NULL && pb->opt->time_limit > 0 ?
 	    rp_now() + pb->opt->time_limit : 0;
 	int set, i, step, rc = -1, stopped = 0;
 	int64_t *block = NULL;
 	unsigned char *prev = rp_xcalloc((size_t)g->n, 1);
 
-	memset(&best, 0, sizeof best);
-	rp_plan_init(&best.plan);
+	rp_best_init(&best);
 	if (chen_init(&c, pb, cause) != 0)
 		goto out;
 	block = rp_xmalloc(sizeof *block * (size_t)(g->n ? g->n : 1));
@@ -356,7 +302,7 @@ chen_greedy_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		free(best.note);
 		best.note = t;
 	}
-	chen_finish(&best, plan, note);
+	rp_best_take(&best, plan, note);
 	rc = 0;
 out:
 	rp_plan_destroy(&best.plan);

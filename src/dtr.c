@@ -595,7 +595,7 @@ dtr_free(struct dtr *d)
 
 static int
 dtr_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    char **cause)
+    double *bound, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	const struct rp_options *o = pb->opt;

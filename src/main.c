@@ -10,6 +10,8 @@
 
 #include "dtr.h"
 #include "graphml.h"
+#include "milp.h"
+#include "sched.h"
 #include "planxml.h"
 #include "report.h"
 #include "sim.h"
@@ -59,6 +61,11 @@ usage(FILE *f)
 "      --dtr-thrash X     DTR gives up past X times the baseline cost\n"
 "                         (default 3; 0: never)\n"
 "      --seed N           seed for randomized choices (default 1)\n"
+"      --mip-gap G        ilp stops at relative gap G (0.05 or 5%%)\n"
+"      --write-mps FILE   write the MILP at --budget in MPS format and exit\n"
+"      --write-lp FILE    write the MILP at --budget in CPLEX LP format and exit\n"
+"      --read-solution FILE  turn another solver's solution of that model\n"
+"                         into a validated plan (report it, write it with -o)\n"
 "  -v, --verbose          progress and timings on standard error\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
@@ -172,6 +179,78 @@ check_plan(const struct rp_problem *pb, const char *path, int have_budget,
 	return rc;
 }
 
+/* --write-mps, --write-lp and --read-solution: the MILP as files. */
+static int
+milp_files(const struct rp_problem *pb, const char *mps, const char *lpf,
+    const char *sol, const char *output, enum rp_format fmt)
+{
+	struct rp_milp *m;
+	struct rp_milp_stats st;
+	char *cause = NULL;
+	int rc = EXIT_OK;
+
+	m = rp_milp_build(pb->g, pb->budget, &cause);
+	if (m == NULL) {
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		return EXIT_INTERNAL;
+	}
+	rp_milp_stats(m, &st);
+	if ((mps != NULL && rp_milp_write(m, mps, 0, &cause) != 0) ||
+	    (lpf != NULL && rp_milp_write(m, lpf, 1, &cause) != 0)) {
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		rp_milp_free(m);
+		return EXIT_INTERNAL;
+	}
+	if (mps != NULL || lpf != NULL)
+		printf("MILP for budget %lld bytes: %d rows, %d columns (%d "
+		    "binary), %ld nonzeros, %d variables eliminated; written to "
+		    "%s%s%s\n", (long long)pb->budget, st.rows, st.cols, st.binaries,
+		    st.nonzeros, st.eliminated, mps != NULL ? mps : "",
+		    mps != NULL && lpf != NULL ? " and " : "", lpf != NULL ? lpf : "");
+	if (sol != NULL) {
+		struct rp_seq seq = { 0 };
+		struct rp_plan p;
+		struct rp_sim s;
+		rp_plan_init(&p);
+		if (rp_milp_read_solution(m, sol, &seq, &cause) != 0) {
+			fprintf(stderr, "%s: %s\n", progname, cause);
+			free(cause);
+			rp_milp_free(m);
+			rp_seq_destroy(&seq);
+			return EXIT_BADINPUT;
+		}
+		rp_plan_from_seq(pb->g, seq.node, seq.len, &p);
+		rp_seq_destroy(&seq);
+		if (rp_simulate(pb->g, &p, &s) != 0) {
+			fprintf(stderr, "%s: %s: the solution is not a valid plan: "
+			    "%s\n", progname, sol, s.error);
+			rc = EXIT_BADINPUT;
+		} else {
+			rp_report_check(output != NULL && strcmp(output, "-") == 0 ?
+			    stderr : stdout, fmt, pb, sol, &s, 1);
+			rc = s.peak <= pb->budget ? EXIT_OK : EXIT_NOFIT;
+			if (rc == EXIT_OK && output != NULL) {
+				struct rp_plan_meta meta;
+				meta.strategy = "read-solution";
+				meta.budget = pb->budget;
+				meta.baseline = pb->baseline;
+				meta.sim = &s;
+				if (rp_planxml_write(output, pb->g, &p, &meta, &cause) != 0) {
+					fprintf(stderr, "%s: %s\n", progname, cause);
+					free(cause);
+					rc = EXIT_INTERNAL;
+				}
+			}
+		}
+		rp_sim_destroy(&s);
+		rp_plan_destroy(&p);
+	}
+	rp_milp_free(m);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -191,10 +270,15 @@ main(int argc, char **argv)
 		{ "dtr-banish", no_argument, NULL, 'B' },
 		{ "dtr-thrash", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "mip-gap", required_argument, NULL, 'G' },
+		{ "write-mps", required_argument, NULL, 'M' },
+		{ "write-lp", required_argument, NULL, 'L' },
+		{ "read-solution", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *graph_path = NULL, *budget_arg = NULL, *strategy_arg = NULL;
 	const char *output = NULL, *check = NULL;
+	const char *write_mps = NULL, *write_lp = NULL, *read_sol = NULL;
 	enum rp_format fmt = RP_FMT_TABLE;
 	struct rp_options opt;
 	struct rp_budget_spec bspec;
@@ -270,6 +354,29 @@ main(int argc, char **argv)
 				    "number of times the baseline cost of at least 1",
 				    optarg);
 			break;
+		case 'G': {
+			size_t len = strlen(optarg);
+			errno = 0;
+			opt.mip_gap = strtod(optarg, &end);
+			if (len > 0 && optarg[len - 1] == '%' && end == optarg + len - 1) {
+				opt.mip_gap /= 100;
+				end++;
+			}
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    !(opt.mip_gap >= 0 && opt.mip_gap < 1))
+				return usage_error("MIP gap '%s' is not a fraction in "
+				    "[0, 1) or a percentage below 100%%", optarg);
+			break;
+		}
+		case 'M':
+			write_mps = optarg;
+			break;
+		case 'L':
+			write_lp = optarg;
+			break;
+		case 'R':
+			read_sol = optarg;
+			break;
 		case 'S':
 			errno = 0;
 			opt.seed = strtoull(optarg, &end, 10);
@@ -319,6 +426,16 @@ main(int argc, char **argv)
 	if (info && (output != NULL || strategy_arg != NULL))
 		return usage_error("%s", "--info cannot be combined with --output "
 		    "or --strategy");
+	if ((write_mps != NULL || write_lp != NULL || read_sol != NULL) &&
+	    (check != NULL || info || strategy_arg != NULL))
+		return usage_error("%s", "--write-mps, --write-lp and --read-solution "
+		    "cannot be combined with --check, --info or --strategy");
+	if (read_sol != NULL && (write_mps != NULL || write_lp != NULL))
+		return usage_error("%s", "--read-solution cannot be combined with "
+		    "--write-mps or --write-lp");
+	if ((write_mps != NULL || write_lp != NULL) && output != NULL)
+		return usage_error("%s", "--write-mps and --write-lp write the model, "
+		    "not a plan: drop --output");
 	if (check == NULL && !info && budget_arg == NULL)
 		return usage_error("%s", "--budget is required (for example "
 		    "--budget 16G or --budget 60%)");
@@ -372,6 +489,10 @@ main(int argc, char **argv)
 	}
 	if (check != NULL) {
 		rc = check_plan(&pb, check, budget_arg != NULL, fmt);
+		goto out;
+	}
+	if (write_mps != NULL || write_lp != NULL || read_sol != NULL) {
+		rc = milp_files(&pb, write_mps, write_lp, read_sol, output, fmt);
 		goto out;
 	}
 	if (budget < pb.min_budget) {

@@ -1,6 +1,7 @@
 /* report.c: rendering results for people (table) and programs (CSV, JSON). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,16 +155,29 @@ rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	}
 }
 
+/* The best lower bound among the results (NaN when none has one). */
+static double
+lower_bound(const struct rp_result *res, int n)
+{
+	double lb = NAN;
+	int i;
+	for (i = 0; i < n; i++)
+		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
+			lb = res[i].bound;
+	return lb;
+}
+
 void
 rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_result *res, int n, int picked)
 {
 	int i;
 	char peak[32], tm[32], bud[32];
+	double lb = lower_bound(res, n);
 
 	if (fmt == RP_FMT_CSV) {
 		fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
-		    "recomputes,time_s,picked,note\n");
+		    "recomputes,time_s,picked,note,vs_lower_bound\n");
 		for (i = 0; i < n; i++) {
 			const struct rp_result *r = &res[i];
 			fprintf(f, "%s,%s,", r->strategy->name,
@@ -178,8 +192,15 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 				fprintf(f, ",,,%lld,,", (long long)pb->budget);
 			fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
 			csv_str(f, r->note);
+			fputc(',', f);
+			if (r->status == RP_FITS && !isnan(lb) && lb > 0)
+				fprintf(f, "%.6f", r->sim.cost / lb);
 			fputc('\n', f);
 		}
+		if (!isnan(lb))
+			fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,"
+			    "frontier-advancing plans,\n", lb, "",
+			    (long long)pb->budget);
 		return;
 	}
 	if (fmt == RP_FMT_JSON) {
@@ -214,7 +235,12 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 				fprintf(f, "null");
 			fputc('}', f);
 		}
-		fprintf(f, "],\"picked\":");
+		fprintf(f, "],\"lower_bound\":");
+		if (!isnan(lb))
+			fprintf(f, "%.10g", lb);
+		else
+			fprintf(f, "null");
+		fprintf(f, ",\"picked\":");
 		if (picked >= 0)
 			json_str(f, res[picked].strategy->name);
 		else
@@ -230,24 +256,37 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		    bud, 100.0 * (double)pb->budget / (double)pb->ckpt_all_peak);
 	else
 		fprintf(f, "budget %s\n\n", bud);
-	fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s\n", "strategy", "status",
+	fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s", "strategy", "status",
 	    "cost", "overhead", "peak", "recomputes", "time");
+	fprintf(f, isnan(lb) ? "\n" : " %9s\n", "vs bound");
 	for (i = 0; i < n; i++) {
 		const struct rp_result *r = &res[i];
 		rp_format_seconds(r->seconds, tm, sizeof tm);
 		if (r->has_plan) {
-			char ov[32] = "-";
+			char ov[32] = "-", vb[32] = "-";
 			rp_format_bytes(r->sim.peak, peak, sizeof peak);
 			if (pb->baseline > 0)
 				snprintf(ov, sizeof ov, "%.3fx",
 				    r->sim.cost / pb->baseline);
-			fprintf(f, "%-16s %-12s %12.6g %9s %10s %10d %10s\n",
+			if (r->status == RP_FITS && !isnan(lb) && lb > 0)
+				snprintf(vb, sizeof vb, "%.3fx", r->sim.cost / lb);
+			fprintf(f, "%-16s %-12s %12.6g %9s %10s %10d %10s",
 			    r->strategy->name, rp_status_name(r->status),
 			    r->sim.cost, ov, peak, r->sim.nrecompute, tm);
-		} else
-			fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s\n",
+			fprintf(f, isnan(lb) ? "\n" : " %9s\n", vb);
+		} else {
+			fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s",
 			    r->strategy->name, rp_status_name(r->status), "-",
 			    "-", "-", "-", tm);
+			fprintf(f, isnan(lb) ? "\n" : " %9s\n", "-");
+		}
+	}
+	if (!isnan(lb)) {
+		char ov[32] = "-";
+		if (pb->baseline > 0)
+			snprintf(ov, sizeof ov, "%.3fx", lb / pb->baseline);
+		fprintf(f, "%-16s %-12s %12.6g %9s %10s %10s %10s %9s\n",
+		    "lower bound", "", lb, ov, "", "", "", "1.000x");
 	}
 	fputc('\n', f);
 	if (picked >= 0)
@@ -255,6 +294,10 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		    res[picked].strategy->name);
 	else
 		fprintf(f, "no strategy fits the budget\n");
+	if (!isnan(lb))
+		fprintf(f, "the lower bound holds for frontier-advancing plans "
+		    "(each node computed first in execution order, once per "
+		    "stage)\n");
 	for (i = 0; i < n; i++)
 		if (res[i].note != NULL)
 			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);

@@ -1,6 +1,7 @@
 /* strategy.c: the strategy registry, the runner and the pick rule. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@ static const struct rp_strategy *const strategies[] = {
 	&rp_strategy_chen_sqrtn,
 	&rp_strategy_chen_greedy,
 	&rp_strategy_dtr,
+	&rp_strategy_lp_round,
+	&rp_strategy_ilp,
 };
 
 const struct rp_strategy *const *
@@ -73,8 +76,9 @@ rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
 	memset(res, 0, sizeof *res);
 	res->strategy = s;
 	rp_plan_init(&res->plan);
+	res->bound = NAN;
 	t0 = rp_now();
-	if (s->run(pb, &res->plan, &res->note, &cause) != 0) {
+	if (s->run(pb, &res->plan, &res->note, &res->bound, &cause) != 0) {
 		res->seconds = rp_now() - t0;
 		res->status = RP_FAILED;
 		free(res->note);
@@ -108,6 +112,70 @@ rp_result_destroy(struct rp_result *res)
 	rp_sim_destroy(&res->sim);
 	free(res->note);
 	memset(res, 0, sizeof *res);
+}
+
+void
+rp_best_init(struct rp_best *b)
+{
+	memset(b, 0, sizeof *b);
+	rp_plan_init(&b->plan);
+}
+
+void
+rp_best_destroy(struct rp_best *b)
+{
+	rp_plan_destroy(&b->plan);
+	free(b->note);
+	memset(b, 0, sizeof *b);
+}
+
+int
+rp_best_offer(struct rp_best *b, const struct rp_graph *g, int64_t budget,
+    struct rp_plan *plan, char *note, char **cause)
+{
+	struct rp_sim sim;
+	int fits, better;
+
+	if (rp_simulate(g, plan, &sim) != 0) {
+		*cause = rp_xasprintf("generated plan is invalid: %s", sim.error);
+		rp_sim_destroy(&sim);
+		rp_plan_destroy(plan);
+		free(note);
+		return -1;
+	}
+	fits = sim.peak <= budget;
+	if (!b->have)
+		better = 1;
+	else if (fits != b->fits)
+		better = fits;
+	else if (fits)
+		better = sim.cost < b->cost ||
+		    (sim.cost == b->cost && sim.peak < b->peak);
+	else
+		better = sim.peak < b->peak ||
+		    (sim.peak == b->peak && sim.cost < b->cost);
+	if (better) {
+		rp_plan_move(&b->plan, plan);
+		b->have = 1;
+		b->fits = fits;
+		b->cost = sim.cost;
+		b->peak = sim.peak;
+		free(b->note);
+		b->note = note;
+	} else {
+		rp_plan_destroy(plan);
+		free(note);
+	}
+	rp_sim_destroy(&sim);
+	return 0;
+}
+
+void
+rp_best_take(struct rp_best *b, struct rp_plan *plan, char **note)
+{
+	rp_plan_move(plan, &b->plan);
+	*note = b->note;
+	b->note = NULL;
 }
 
 int

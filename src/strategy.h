@@ -19,6 +19,7 @@ struct rp_options {
 	int dtr_banish;		/* 1: banish dead values, 0: eager eviction */
 	double dtr_thrash;	/* give up past this multiple of the baseline, <= 0: never */
 	unsigned long long seed; /* for randomized choices */
+	double mip_gap;		/* relative gap at which the MILP stops, 0: prove */
 };
 
 /* Fills opt with the defaults documented in remat-plan(1). */
@@ -49,10 +50,11 @@ struct rp_strategy {
 	const char *name;
 	const char *summary;
 	/* Puts a plan into plan (left empty when there is none) and may set
-	 * *note (a short remark for the report, caller frees). Returns 0, or
-	 * -1 with *cause set on internal failure. */
+	 * *note (a short remark for the report, caller frees) and *bound (a
+	 * lower bound on the cost of the plans it searched, left NaN when it
+	 * has none). Returns 0, or -1 with *cause set on internal failure. */
 	int (*run)(const struct rp_problem *pb, struct rp_plan *plan,
-	    char **note, char **cause);
+	    char **note, double *bound, char **cause);
 };
 
 struct rp_result {
@@ -63,7 +65,26 @@ struct rp_result {
 	struct rp_sim sim;
 	double seconds;
 	char *note;		/* remark or failure reason, or NULL */
+	double bound;		/* lower bound found by the strategy, or NaN */
 };
+
+/* The best of a series of candidate plans: fitting beats not fitting, then
+ * lower cost (when fitting) or lower peak (when not). */
+struct rp_best {
+	struct rp_plan plan;
+	int have, fits;
+	double cost;
+	int64_t peak;
+	char *note;
+};
+void rp_best_init(struct rp_best *b);
+void rp_best_destroy(struct rp_best *b);
+/* Replays plan (which it takes, with note) and keeps it if it is better.
+ * Returns 0, or -1 with *cause set when the simulator rejects it. */
+int rp_best_offer(struct rp_best *b, const struct rp_graph *g, int64_t budget,
+    struct rp_plan *plan, char *note, char **cause);
+/* Hands the kept plan and note over to the caller. */
+void rp_best_take(struct rp_best *b, struct rp_plan *plan, char **note);
 
 /* All available strategies, in report order; *n is set to their count. */
 const struct rp_strategy *const *rp_strategy_list(int *n);
@@ -89,5 +110,7 @@ extern const struct rp_strategy rp_strategy_checkpoint_all;
 extern const struct rp_strategy rp_strategy_chen_sqrtn;
 extern const struct rp_strategy rp_strategy_chen_greedy;
 extern const struct rp_strategy rp_strategy_dtr;
+extern const struct rp_strategy rp_strategy_lp_round;
+extern const struct rp_strategy rp_strategy_ilp;
 
 #endif

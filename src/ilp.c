@@ -1,0 +1,132 @@
+/* ilp.c: the ilp strategy. Checkmate's MILP on GLPK, warm-started with the
+ * best plan of every other strategy and of LP rounding, searched within the
+ * time limit; the cheapest plan found by any of them is returned, so the
+ * ilp row is never worse than another row that fits. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lpround.h"
+#include "milp.h"
+#include "sched.h"
+#include "strategy.h"
+#include "util.h"
+
+/* Default search time when --time-limit is not given. */
+#define ILP_DEFAULT_SECONDS 60.0
+
+static int
+ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
+    double *bound, char **cause)
+{
+	static const struct rp_strategy *const seeds[] = {
+		&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
+		&rp_strategy_chen_greedy, &rp_strategy_dtr,
+	};
+	const struct rp_graph *g = pb->g;
+	double limit = pb->opt != NULL && pb->opt->time_limit > 0 ?
+	    pb->opt->time_limit : ILP_DEFAULT_SECONDS;
+	double t0 = rp_now(), deadline = t0 + limit, lpb = NAN;
+	double gap = pb->opt != NULL ? pb->opt->mip_gap : 0;
+	struct rp_milp *m;
+	struct rp_best best;
+	struct rp_milp_solution sol;
+	struct rp_seq seq = { 0 };
+	const char *src = NULL;
+	char *why = NULL, *what;
+	int offered = 0, rc = -1;
+	size_t k;
+
+	m = rp_milp_build(g, pb->budget, &why);
+	if (m == NULL) {
+		*note = why;
+		return 0;
+	}
+	rp_best_init(&best);
+	/* LP relaxation, and the plans of LP rounding. */
+	if (rp_lp_round(pb, m, deadline, &best, &lpb, cause) != 0)
+		goto out;
+	/* Every other strategy's plan, as a candidate and a starting point. */
+	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+		struct rp_result r;
+		rp_strategy_run(seeds[k], pb, &r);
+		if (r.has_plan) {
+			if (r.status == RP_FITS && rp_milp_offer(m, &r.plan) == 0)
+				offered++;
+			if (rp_best_offer(&best, g, pb->budget, &r.plan,
+			    rp_xasprintf("plan of %s", seeds[k]->name), cause) != 0) {
+				rp_result_destroy(&r);
+				goto out;
+			}
+		}
+		rp_result_destroy(&r);
+	}
+	if (best.have && best.fits && rp_milp_offer(m, &best.plan) == 0)
+		offered++;
+
+	rp_milp_solve(m, deadline - rp_now(), gap, &sol, &seq);
+	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {
+		struct rp_plan p;
+		char *n;
+		rp_plan_init(&p);
+		rp_plan_from_seq(g, seq.node, seq.len, &p);
+		n = rp_xstrdup("MILP solution");
+		/* Prefer the MILP's own plan on ties. */
+		if (best.have && best.fits && best.cost == sol.obj) {
+			rp_best_destroy(&best);
+			rp_best_init(&best);
+		}
+		if (rp_best_offer(&best, g, pb->budget, &p, n, cause) != 0)
+			goto out;
+	}
+	*bound = sol.bound > lpb || isnan(lpb) ? sol.bound : lpb;
+	if (sol.result == RP_MILP_INFEASIBLE || sol.result == RP_MILP_ERROR)
+		*bound = isnan(lpb) ? NAN : lpb;
+
+	switch (sol.result) {
+	case RP_MILP_OPTIMAL:
+		what = rp_xasprintf("optimal among frontier-advancing plans "
+		    "(%.1f s)", sol.solve_s);
+		break;
+	case RP_MILP_FEASIBLE:
+		what = rp_xasprintf("stopped at the limit with a gap of %.1f%% "
+		    "(bound %.6g)", sol.obj > 0 ? 100 * (sol.obj - sol.bound) /
+		    sol.obj : 0, sol.bound);
+		break;
+	case RP_MILP_INFEASIBLE:
+		what = rp_xstrdup("no frontier-advancing plan fits");
+		break;
+	case RP_MILP_NOSOLUTION:
+		what = rp_xasprintf("no MILP solution within %.0f s", limit);
+		break;
+	default:
+		what = rp_xstrdup("the MILP solver failed");
+		break;
+	}
+	if (best.have) {
+		char *n;
+		src = best.note != NULL ? best.note : "?";
+		n = strcmp(src, "MILP solution") == 0 ?
+		    rp_xasprintf("MILP %s; %d starting plans offered", what, offered) :
+		    rp_xasprintf("MILP %s; the plan is the %s", what, src);
+		free(best.note);
+		best.note = n;
+		rp_best_take(&best, plan, note);
+	} else
+		*note = rp_xasprintf("MILP %s", what);
+	free(what);
+	rc = 0;
+out:
+	rp_seq_destroy(&seq);
+	rp_best_destroy(&best);
+	rp_milp_free(m);
+	return rc;
+}
+
+const struct rp_strategy rp_strategy_ilp = {
+	"ilp",
+	"Checkmate MILP on GLPK, warm-started, within --time-limit (default 60 s)",
+	ilp_run,
+};

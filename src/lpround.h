@@ -1,0 +1,20 @@
+/* lpround.h: Checkmate's two-phase LP rounding (section 5.2, algorithm 2),
+ * shared by the lp-round and ilp strategies. */
+#ifndef RP_LPROUND_H
+#define RP_LPROUND_H
+
+#include "milp.h"
+#include "strategy.h"
+
+/* Rounds the LP relaxation of model m (built for pb's budget) into plans
+ * and offers each to best: S is rounded at a sweep of thresholds (0.5 first)
+ * and by seeded randomized rounding, R is the minimal completion (the shared
+ * R solver), and the allowance epsilon is searched by solving the LP again
+ * at (1 - epsilon) of the budget; plans are judged at the real budget. Stops
+ * at deadline (rp_now() time, <= 0: none). Sets *bound to the LP optimum at
+ * the real budget (NaN when the LP was not solved) and returns 0, or -1 with
+ * *cause set. Leaves m at the real budget. */
+int rp_lp_round(const struct rp_problem *pb, struct rp_milp *m,
+    double deadline, struct rp_best *best, double *bound, char **cause);
+
+#endif

@@ -1,0 +1,764 @@
+/* milp.c: the Checkmate MILP on GLPK (see milp.h for the model). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glpk.h>
+
+#include "milp.h"
+#include "util.h"
+
+struct rp_milp {
+	glp_prob *lp;
+	const struct rp_graph *g;
+	int n;
+	double unit;		/* bytes per memory unit of the model */
+	double budget;		/* in units */
+	int *rcol, *scol, *ucol;	/* by tri(t, i); 0: fixed at 0 */
+	int *fcol;		/* by fbase[t] + edge; edges in pred CSR order */
+	long *fbase;
+	int ncols, nrows, nbin, elim;
+	long nnz;
+	double build_s;
+	int lp_ok;		/* the LP relaxation is solved */
+	double *warm;		/* accepted offer, by column (1-based) */
+	int *wsrow, nws;	/* rows bounding U + workspace */
+	double warm_obj;
+};
+
+static long
+tri(int t, int i)
+{
+	return (long)t * (t + 1) / 2 + i;
+}
+
+static void (*log_fn)(void *, const char *);
+static void *log_ctx;
+
+static int
+term_hook(void *info, const char *s)
+{
+	(void)info;
+	if (log_fn != NULL)
+		log_fn(log_ctx, s);
+	return 1;	/* GLPK prints nothing itself */
+}
+
+void
+rp_milp_set_log(void (*log)(void *ctx, const char *msg), void *ctx)
+{
+	log_fn = log;
+	log_ctx = ctx;
+}
+
+/* Triplets of the constraint matrix, 1-based as GLPK wants them. */
+struct trip {
+	int *ia, *ja;
+	double *ar;
+	long len, cap;
+};
+
+static void
+trip_add(struct trip *tr, int row, int col, double v)
+{
+	if (col == 0 || v == 0)
+		return;
+	if (tr->len + 1 >= tr->cap) {
+		tr->cap = tr->cap ? tr->cap * 2 : 1 << 16;
+		tr->ia = rp_xreallocarray(tr->ia, (size_t)tr->cap, sizeof *tr->ia);
+		tr->ja = rp_xreallocarray(tr->ja, (size_t)tr->cap, sizeof *tr->ja);
+		tr->ar = rp_xreallocarray(tr->ar, (size_t)tr->cap, sizeof *tr->ar);
+	}
+	tr->len++;
+	tr->ia[tr->len] = row;
+	tr->ja[tr->len] = col;
+	tr->ar[tr->len] = v;
+}
+
+/* Adds a column named NAME_a_b (for exported models and solutions read
+ * back); kind 'B' binary, 'C' continuous in [lo, hi]. */
+static int
+add_col(struct rp_milp *m, char var, int a, int b, int kind, double lo,
+    double hi, double obj)
+{
+	int c = glp_add_cols(m->lp, 1);
+	char name[48];
+
+	snprintf(name, sizeof name, "%c_%d_%d", var, a, b);
+	glp_set_col_name(m->lp, c, name);
+	if (kind == 'B') {
+		glp_set_col_kind(m->lp, c, GLP_BV);	/* resets the bounds */
+		m->nbin++;
+	}
+	if (lo == hi)
+		glp_set_col_bnds(m->lp, c, GLP_FX, lo, hi);
+	else
+		glp_set_col_bnds(m->lp, c, GLP_DB, lo, hi);
+	glp_set_obj_coef(m->lp, c, obj);
+	m->ncols = c;
+	return c;
+}
+
+static int
+add_row(struct rp_milp *m, int type, double lo, double hi)
+{
+	int r = glp_add_rows(m->lp, 1);
+	glp_set_row_bnds(m->lp, r, type, lo, hi);
+	m->nrows = r;
+	return r;
+}
+
+/* Does i have a reader at or after stage t? Then keeping it can matter. */
+static int
+read_from(const struct rp_graph *g, int i, int t)
+{
+	int e = g->succ_off[i + 1];
+	return e > g->succ_off[i] && g->succ[e - 1] >= t;
+}
+
+struct rp_milp *
+rp_milp_build(const struct rp_graph *g, int64_t budget, char **cause)
+{
+	struct rp_milp *m;
+	struct trip tr = { 0 };
+	int n = g->n, t, i, k, e, row;
+	long sz = tri(n, 0);
+	double t0 = rp_now(), big = 0;
+
+	if (n > RP_MILP_MAX_NODES) {
+		*cause = rp_xasprintf("the graph has %d nodes; the MILP is built "
+		    "for at most %d", n, RP_MILP_MAX_NODES);
+		return NULL;
+	}
+	glp_term_hook(term_hook, NULL);
+	m = rp_xcalloc(1, sizeof *m);
+	m->g = g;
+	m->n = n;
+	for (i = 0; i < n; i++)
+		if ((double)(g->mem[i] + g->workspace[i]) > big)
+			big = (double)(g->mem[i] + g->workspace[i]);
+	m->unit = big > 0 ? big : 1;
+	m->budget = (double)(budget - g->fixed_mem) / m->unit;
+	m->rcol = rp_xcalloc((size_t)sz, sizeof *m->rcol);
+	m->scol = rp_xcalloc((size_t)sz, sizeof *m->scol);
+	m->ucol = rp_xcalloc((size_t)sz, sizeof *m->ucol);
+	m->fbase = rp_xcalloc((size_t)n + 1, sizeof *m->fbase);
+	for (t = 0; t < n; t++)
+		m->fbase[t + 1] = m->fbase[t] + g->pred_off[t + 1];
+	m->fcol = rp_xcalloc((size_t)(m->fbase[n] ? m->fbase[n] : 1),
+	    sizeof *m->fcol);
+	m->lp = glp_create_prob();
+	glp_set_obj_dir(m->lp, GLP_MIN);
+
+	/* Columns. R[t][i] is left out when i may not be recomputed, and when
+	 * i is read by nothing and is no output (computing it again cannot
+	 * serve anything); S[t][i] when nothing reads i from stage t on and
+	 * it is no output. Both hold in every optimal solution. */
+	for (t = 0; t < n; t++)
+		for (i = 0; i <= t; i++) {
+			if (i == t)
+				m->rcol[tri(t, i)] = add_col(m, 'R', t, i, 'B', 1, 1,
+				    g->cost[i]);
+			else if (g->recompute[i] && (rp_nsucc(g, i) > 0 ||
+			    g->output[i]))
+				m->rcol[tri(t, i)] = add_col(m, 'R', t, i, 'B', 0, 1,
+				    g->cost[i]);
+			else
+				m->elim++;
+			if (i < t) {
+				if (read_from(g, i, t) || g->output[i])
+					m->scol[tri(t, i)] = add_col(m, 'S', t, i, 'B', 0,
+					    1, 0);
+				else
+					m->elim++;
+			}
+		}
+	for (t = 0; t < n; t++)
+		for (e = 0; e < g->pred_off[t + 1]; e++)
+			m->fcol[m->fbase[t] + e] = add_col(m, 'F', t, e, 'B', 0,
+			    1, 0);
+	for (t = 0; t < n; t++)
+		for (k = 0; k <= t; k++)
+			m->ucol[tri(t, k)] = add_col(m, 'U', t, k, 'C', 0,
+			    m->budget > 0 ? m->budget : 0, 0);
+
+#define R(t, i) m->rcol[tri(t, i)]
+#define S(t, i) ((i) < (t) ? m->scol[tri(t, i)] : 0)
+	/* (1b): an input of a computed value is computed earlier in the
+	 * stage or kept from the last one. */
+	for (t = 0; t < n; t++)
+		for (k = 0; k <= t; k++) {
+			if (R(t, k) == 0)
+				continue;
+			for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
+				i = g->pred[e];
+				row = add_row(m, GLP_UP, 0, 0);
+				trip_add(&tr, row, R(t, k), 1);
+				trip_add(&tr, row, R(t, i), -1);
+				trip_add(&tr, row, S(t, i), -1);
+			}
+		}
+	/* (1c): a kept value was computed or kept in the stage before. */
+	for (t = 1; t < n; t++)
+		for (i = 0; i < t; i++) {
+			if (S(t, i) == 0)
+				continue;
+			row = add_row(m, GLP_UP, 0, 0);
+			trip_add(&tr, row, S(t, i), 1);
+			trip_add(&tr, row, R(t - 1, i), -1);
+			trip_add(&tr, row, S(t - 1, i), -1);
+		}
+	/* Outputs are resident when the last stage ends. */
+	for (i = 0; i < n; i++)
+		if (g->output[i] && i < n - 1) {
+			row = add_row(m, GLP_LO, 1, 0);
+			trip_add(&tr, row, R(n - 1, i), 1);
+			trip_add(&tr, row, S(n - 1, i), 1);
+		}
+	/* FREE (7b, 7c): input i of k is freed after k in stage t exactly
+	 * when k is computed, i is not kept into t+1 and no later reader of
+	 * i is computed in the stage. The number of hazards is
+	 * (1 - R[t][k]) + S[t+1][i] + sum R[t][j] over readers j of i with
+	 * k < j <= t; at the last stage S[n][i] is 1 for outputs. */
+	for (t = 0; t < n; t++)
+		for (k = 0; k <= t; k++)
+			for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
+				int fc = m->fcol[m->fbase[t] + e], r1, r2, kappa = 2, j;
+				double c = 0;
+				i = g->pred[e];
+				if (t == n - 1)
+					c = g->output[i] ? 1 : 0;
+				r1 = add_row(m, GLP_LO, -c, 0);	/* FREE + hz - 1 >= 0 */
+				for (j = g->succ_off[i]; j < g->succ_off[i + 1]; j++) {
+					int u = g->succ[j];
+					if (u > k && u <= t)
+						kappa++;
+				}
+				/* kappa FREE + hz <= kappa  (hz has constant 1) */
+				r2 = add_row(m, GLP_UP, 0, kappa - 1 - c);
+				trip_add(&tr, r1, fc, 1);
+				trip_add(&tr, r2, fc, kappa);
+				trip_add(&tr, r1, R(t, k), -1);
+				trip_add(&tr, r2, R(t, k), -1);
+				if (t + 1 < n) {
+					trip_add(&tr, r1, S(t + 1, i), 1);
+					trip_add(&tr, r2, S(t + 1, i), 1);
+				}
+				for (j = g->succ_off[i]; j < g->succ_off[i + 1]; j++) {
+					int u = g->succ[j];
+					if (u > k && u <= t) {
+						trip_add(&tr, r1, R(t, u), 1);
+						trip_add(&tr, r2, R(t, u), 1);
+					}
+				}
+				if (R(t, k) == 0) {
+					/* k is never computed in stage t: FREE is 0 */
+					glp_set_col_bnds(m->lp, fc, GLP_FX, 0, 0);
+				}
+			}
+	/* Memory: U[t][0] = sum of kept values + the first computed value;
+	 * U[t][k] = U[t][k-1] - what is freed after k-1 + M_k R[t][k];
+	 * and U[t][k] + workspace_k R[t][k] within the budget. */
+	for (t = 0; t < n; t++)
+		for (k = 0; k <= t; k++) {
+			int u = m->ucol[tri(t, k)];
+			row = add_row(m, GLP_FX, 0, 0);
+			trip_add(&tr, row, u, 1);
+			trip_add(&tr, row, R(t, k), -(double)g->mem[k] / m->unit);
+			if (k == 0) {
+				for (i = 0; i < t; i++)
+					trip_add(&tr, row, S(t, i),
+					    -(double)g->mem[i] / m->unit);
+			} else {
+				trip_add(&tr, row, m->ucol[tri(t, k - 1)], -1);
+				for (e = g->pred_off[k - 1]; e < g->pred_off[k]; e++)
+					trip_add(&tr, row, m->fcol[m->fbase[t] + e],
+					    (double)g->mem[g->pred[e]] / m->unit);
+			}
+			if (g->workspace[k] > 0 && R(t, k) != 0) {
+				row = add_row(m, GLP_UP, 0, m->budget);
+				m->wsrow = rp_xreallocarray(m->wsrow, (size_t)m->nws + 1,
+				    sizeof *m->wsrow);
+				m->wsrow[m->nws++] = row;
+				trip_add(&tr, row, u, 1);
+				trip_add(&tr, row, R(t, k),
+				    (double)g->workspace[k] / m->unit);
+			}
+		}
+#undef R
+#undef S
+	glp_load_matrix(m->lp, (int)tr.len, tr.ia, tr.ja, tr.ar);
+	m->nnz = tr.len;
+	free(tr.ia);
+	free(tr.ja);
+	free(tr.ar);
+	m->build_s = rp_now() - t0;
+	return m;
+}
+
+void
+rp_milp_free(struct rp_milp *m)
+{
+	if (m == NULL)
+		return;
+	glp_delete_prob(m->lp);
+	free(m->rcol);
+	free(m->scol);
+	free(m->ucol);
+	free(m->fcol);
+	free(m->fbase);
+	free(m->warm);
+	free(m->wsrow);
+	free(m);
+}
+
+void
+rp_milp_set_budget(struct rp_milp *m, int64_t budget)
+{
+	long k;
+	int i;
+
+	m->budget = (double)(budget - m->g->fixed_mem) / m->unit;
+	for (k = 0; k < tri(m->n, 0); k++)
+		if (m->ucol[k] != 0) {
+			if (m->budget > 0)
+				glp_set_col_bnds(m->lp, m->ucol[k], GLP_DB, 0, m->budget);
+			else
+				glp_set_col_bnds(m->lp, m->ucol[k], GLP_FX, 0, 0);
+		}
+	for (i = 0; i < m->nws; i++)
+		glp_set_row_bnds(m->lp, m->wsrow[i], GLP_UP, 0, m->budget);
+	m->lp_ok = 0;
+	free(m->warm);
+	m->warm = NULL;
+}
+
+void
+rp_milp_stats(const struct rp_milp *m, struct rp_milp_stats *st)
+{
+	st->rows = m->nrows;
+	st->cols = m->ncols;
+	st->binaries = m->nbin;
+	st->nonzeros = m->nnz;
+	st->eliminated = m->elim;
+	st->build_s = m->build_s;
+}
+
+enum rp_milp_result
+rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
+{
+	glp_smcp parm;
+	int rc, st;
+
+	glp_init_smcp(&parm);
+	parm.msg_lev = log_fn != NULL ? GLP_MSG_ON : GLP_MSG_OFF;
+	parm.meth = GLP_DUALP;	/* dual simplex: far faster on this model */
+	if (seconds > 0)
+		parm.tm_lim = seconds * 1000 < 2e9 ? (int)(seconds * 1000) : 2000000000;
+	if (m->budget < 0)
+		return RP_MILP_INFEASIBLE;
+	rc = glp_simplex(m->lp, &parm);
+	st = glp_get_status(m->lp);
+	if (rc == GLP_ETMLIM)
+		return RP_MILP_NOSOLUTION;
+	if (rc != 0 && st != GLP_NOFEAS)
+		return RP_MILP_ERROR;
+	if (st == GLP_NOFEAS || rc == GLP_ENOPFS)
+		return RP_MILP_INFEASIBLE;
+	if (st != GLP_OPT)
+		return RP_MILP_ERROR;
+	m->lp_ok = 1;
+	*obj = glp_get_obj_val(m->lp);
+	return RP_MILP_OPTIMAL;
+}
+
+double
+rp_milp_lp_s(const struct rp_milp *m, int t, int i)
+{
+	int c;
+	if (!m->lp_ok || i >= t || t >= m->n)
+		return 0;
+	c = m->scol[tri(t, i)];
+	return c ? glp_get_col_prim(m->lp, c) : 0;
+}
+
+/* ---- offers: plans as starting solutions ---- */
+
+int
+rp_milp_offer(struct rp_milp *m, const struct rp_plan *p)
+{
+	const struct rp_graph *g = m->g;
+	int n = g->n, t, i, k, e, j, ok = -1, front = 0;
+	long sz = tri(n, 0);
+	unsigned char *R = rp_xcalloc((size_t)sz, 1), *S = rp_xcalloc((size_t)sz, 1);
+	unsigned char *keep_next = rp_xcalloc((size_t)n, 1);
+	unsigned char *used = rp_xcalloc((size_t)n, 1);
+	int *live = rp_xcalloc((size_t)n, sizeof *live);
+	int *regnode = rp_xmalloc(sizeof *regnode * (size_t)(p->nregs ? p->nregs : 1));
+	double *x = rp_xcalloc((size_t)m->ncols + 1, sizeof *x), obj = 0, u;
+	int s, pending = 0;
+
+	for (s = 0; s < p->nregs; s++)
+		regnode[s] = -1;
+
+	/* Stages: the computations up to and including node t's first. */
+	for (s = 0; s < p->len; s++) {
+		const struct rp_stmt *st = &p->s[s];
+		if (st->op == RP_FREE) {
+			if (st->reg >= 0 && st->reg < p->nregs && regnode[st->reg] >= 0)
+				live[regnode[st->reg]]--;
+			continue;
+		}
+		if (front >= n)
+			goto out;	/* computations after the last stage */
+		if (pending) {
+			/* what is live between stages is kept into stage front */
+			for (i = 0; i < front; i++)
+				if (live[i] > 0)
+					S[tri(front, i)] = 1;
+			pending = 0;
+		}
+		if (st->node > front)
+			goto out;	/* not in execution order */
+		R[tri(front, st->node)] = 1;
+		regnode[st->reg] = st->node;
+		live[st->node]++;
+		if (st->node == front) {
+			front++;
+			pending = 1;
+		}
+	}
+	if (front != n)
+		goto out;
+	/* Outputs are kept "into stage n". */
+	for (i = 0; i < n; i++)
+		keep_next[i] = g->output[i];
+	/* Drop what the stage does not use, backwards, so that R and S are
+	 * minimal: a kept value must be read in the stage or kept on, a
+	 * recomputation must be read in the stage or kept on. */
+	for (t = n - 1; t >= 0; t--) {
+		memset(used, 0, (size_t)n);
+		for (k = t; k >= 0; k--) {
+			if (!R[tri(t, k)])
+				continue;
+			if (k < t && !keep_next[k] && !used[k]) {
+				R[tri(t, k)] = 0;
+				continue;
+			}
+			if (k < t && S[tri(t, k)]) {
+				R[tri(t, k)] = 0;	/* kept already */
+				continue;
+			}
+			for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++)
+				used[g->pred[e]] = 1;
+		}
+		for (i = 0; i < t; i++)
+			if (S[tri(t, i)] && !used[i] && !keep_next[i])
+				S[tri(t, i)] = 0;
+		for (i = 0; i < n; i++)
+			keep_next[i] = i < t && S[tri(t, i)];
+	}
+	/* The constraints must hold, and the model must have the columns. */
+	for (t = 0; t < n; t++)
+		for (k = 0; k <= t; k++) {
+			if (R[tri(t, k)] && !m->rcol[tri(t, k)])
+				goto out;
+			if (k < t && S[tri(t, k)] && !m->scol[tri(t, k)])
+				goto out;
+			if (k < t && S[tri(t, k)] && !(t > 0 && (R[tri(t - 1, k)] ||
+			    (k < t - 1 && S[tri(t - 1, k)]))))
+				goto out;
+			if (R[tri(t, k)])
+				for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
+					i = g->pred[e];
+					if (!R[tri(t, i)] && !S[tri(t, i)])
+						goto out;
+				}
+		}
+	for (i = 0; i < n - 1; i++)
+		if (g->output[i] && !R[tri(n - 1, i)] && !S[tri(n - 1, i)])
+			goto out;
+	/* FREE and U as the model defines them; U must fit. */
+	for (t = 0; t < n; t++) {
+		u = 0;
+		for (i = 0; i < t; i++)
+			if (S[tri(t, i)]) {
+				u += (double)g->mem[i] / m->unit;
+				x[m->scol[tri(t, i)]] = 1;
+			}
+		for (k = 0; k <= t; k++) {
+			if (k > 0)
+				for (e = g->pred_off[k - 1]; e < g->pred_off[k]; e++) {
+					int fc = m->fcol[m->fbase[t] + e];
+					if (x[fc] > 0.5)
+						u -= (double)g->mem[g->pred[e]] / m->unit;
+				}
+			if (R[tri(t, k)]) {
+				x[m->rcol[tri(t, k)]] = 1;
+				obj += g->cost[k];
+				u += (double)g->mem[k] / m->unit;
+				if (u + (double)g->workspace[k] / m->unit >
+				    m->budget + 1e-9)
+					goto out;
+				/* inputs freed after k */
+				for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
+					int free_it = 1;
+					i = g->pred[e];
+					if (t + 1 < n ? (i < t + 1 && S[tri(t + 1, i)]) :
+					    g->output[i])
+						free_it = 0;
+					for (j = g->succ_off[i]; j < g->succ_off[i + 1] &&
+					    free_it; j++) {
+						int w = g->succ[j];
+						if (w > k && w <= t && R[tri(t, w)])
+							free_it = 0;
+					}
+					if (free_it)
+						x[m->fcol[m->fbase[t] + e]] = 1;
+				}
+			}
+			if (u > m->budget + 1e-9)
+				goto out;
+			x[m->ucol[tri(t, k)]] = u > 0 ? u : 0;
+		}
+	}
+	ok = 0;
+	if (m->warm == NULL || obj < m->warm_obj) {
+		free(m->warm);
+		m->warm = x;
+		m->warm_obj = obj;
+		x = NULL;
+	}
+out:
+	free(R);
+	free(S);
+	free(keep_next);
+	free(used);
+	free(live);
+	free(regnode);
+	free(x);
+	return ok;
+}
+
+/* ---- branch and bound ---- */
+
+struct search {
+	struct rp_milp *m;
+	double deadline, t0, first, bound;
+	int injected, stopped;
+};
+
+static void
+callback(glp_tree *T, void *info)
+{
+	struct search *s = info;
+	int p;
+
+	switch (glp_ios_reason(T)) {
+	case GLP_IHEUR:
+		/* glp_ios_heur_sol does not check feasibility: offers were
+		 * checked against the model when they were accepted. */
+		if (!s->injected && s->m->warm != NULL) {
+			glp_ios_heur_sol(T, s->m->warm);
+			s->injected = 1;
+		}
+		break;
+	case GLP_IBINGO:
+		if (s->first < 0)
+			s->first = rp_now() - s->t0;
+		break;
+	default:
+		break;
+	}
+	p = glp_ios_best_node(T);
+	if (p != 0) {
+		double b = glp_ios_node_bound(T, p);
+		if (b > s->bound)
+			s->bound = b;
+	}
+	/* GLPK checks tm_lim only between LP solves: hold the wall clock. */
+	if (s->deadline > 0 && rp_now() > s->deadline) {
+		s->stopped = 1;
+		glp_ios_terminate(T);
+	}
+}
+
+void
+rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
+    struct rp_milp_solution *sol, struct rp_seq *seq)
+{
+	struct search s;
+	glp_iocp parm;
+	double lpobj;
+	int rc, st, t, i;
+
+	memset(sol, 0, sizeof *sol);
+	sol->first_s = -1;
+	memset(&s, 0, sizeof s);
+	s.m = m;
+	s.t0 = rp_now();
+	s.first = -1;
+	s.bound = -HUGE_VAL;
+	s.deadline = seconds > 0 ? s.t0 + seconds : 0;
+	if (!m->lp_ok) {
+		enum rp_milp_result r = rp_milp_solve_lp(m, seconds, &lpobj);
+		if (r != RP_MILP_OPTIMAL) {
+			sol->result = r;
+			sol->solve_s = rp_now() - s.t0;
+			return;
+		}
+	}
+	s.bound = glp_get_obj_val(m->lp);
+	glp_init_iocp(&parm);
+	parm.msg_lev = log_fn != NULL ? GLP_MSG_ON : GLP_MSG_OFF;
+	parm.presolve = GLP_OFF;	/* heuristic solutions index the original */
+	parm.fp_heur = GLP_ON;
+	parm.gmi_cuts = GLP_ON;
+	parm.mir_cuts = GLP_ON;
+	parm.cov_cuts = GLP_ON;
+	parm.clq_cuts = GLP_ON;
+	parm.br_tech = GLP_BR_PCH;
+	parm.bt_tech = GLP_BT_BLB;
+	parm.mip_gap = mip_gap > 0 ? mip_gap : 0;
+	parm.cb_func = callback;
+	parm.cb_info = &s;
+	if (seconds > 0) {
+		double left = s.deadline - rp_now();
+		parm.tm_lim = left > 0.001 ? (int)(left * 1000) : 1;
+	}
+	rc = glp_intopt(m->lp, &parm);
+	sol->solve_s = rp_now() - s.t0;
+	sol->first_s = s.first;
+	sol->used_offer = s.injected;
+	st = glp_mip_status(m->lp);
+	if (st == GLP_NOFEAS) {
+		sol->result = RP_MILP_INFEASIBLE;
+		return;
+	}
+	if (st != GLP_OPT && st != GLP_FEAS) {
+		sol->result = rc == 0 || rc == GLP_ETMLIM || rc == GLP_ESTOP ||
+		    rc == GLP_EMIPGAP ? RP_MILP_NOSOLUTION : RP_MILP_ERROR;
+		sol->bound = s.bound;
+		return;
+	}
+	sol->obj = glp_mip_obj_val(m->lp);
+	if (st == GLP_OPT && rc == 0 && !s.stopped) {
+		sol->result = RP_MILP_OPTIMAL;
+		sol->bound = sol->obj;
+	} else {
+		/* stopped by the clock, the time limit or the gap tolerance */
+		sol->result = RP_MILP_FEASIBLE;
+		sol->bound = s.bound < sol->obj ? s.bound : sol->obj;
+	}
+	for (t = 0; t < m->n; t++)
+		for (i = 0; i <= t; i++) {
+			int c = m->rcol[tri(t, i)];
+			if (c != 0 && glp_mip_col_val(m->lp, c) > 0.5)
+				rp_seq_push(seq, i);
+		}
+}
+
+int
+rp_milp_read_solution(struct rp_milp *m, const char *path, struct rp_seq *seq,
+    char **cause)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	unsigned char *on;
+	int t, i, lineno = 0, nvals = 0;
+
+	if (f == NULL) {
+		*cause = rp_xasprintf("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	on = rp_xcalloc((size_t)tri(m->n, 0), 1);
+	if (fgets(line, sizeof line, f) != NULL && (strncmp(line, "c ", 2) == 0 ||
+	    strncmp(line, "s mip", 5) == 0)) {
+		/* GLPK's own format (glp_write_mip), by column number */
+		fclose(f);
+		if (glp_read_mip(m->lp, path) != 0) {
+			*cause = rp_xasprintf("%s: not a GLPK MIP solution of this "
+			    "model", path);
+			free(on);
+			return -1;
+		}
+		for (t = 0; t < m->n; t++)
+			for (i = 0; i <= t; i++) {
+				int c = m->rcol[tri(t, i)];
+				if (c != 0 && glp_mip_col_val(m->lp, c) > 0.5)
+					on[tri(t, i)] = 1;
+			}
+		nvals = 1;
+	} else {
+		/* "... R_t_i value ..." lines: CBC, Gurobi, SCIP, HiGHS */
+		rewind(f);
+		while (fgets(line, sizeof line, f) != NULL) {
+			char *p = line, *end;
+			lineno++;
+			while ((p = strstr(p, "R_")) != NULL) {
+				double v;
+				if ((p == line || p[-1] == ' ' || p[-1] == '\t') &&
+				    sscanf(p, "R_%d_%d", &t, &i) == 2) {
+					char *q = p + 2;
+					while (*q && *q != ' ' && *q != '\t')
+						q++;
+					/* glpsol -o marks integer columns with '*' */
+					while (*q == ' ' || *q == '\t')
+						q++;
+					if (*q == '*')
+						q++;
+					v = strtod(q, &end);
+					if (end == q) {
+						*cause = rp_xasprintf("%s:%d: no value after "
+						    "'R_%d_%d'", path, lineno, t, i);
+						fclose(f);
+						free(on);
+						return -1;
+					}
+					if (t < 0 || t >= m->n || i < 0 || i > t) {
+						*cause = rp_xasprintf("%s:%d: 'R_%d_%d' is not a "
+						    "variable of this model", path, lineno, t, i);
+						fclose(f);
+						free(on);
+						return -1;
+					}
+					if (v > 0.5)
+						on[tri(t, i)] = 1;
+					nvals++;
+					break;
+				}
+				p += 2;
+			}
+		}
+		fclose(f);
+	}
+	if (nvals == 0) {
+		*cause = rp_xasprintf("%s: no values of R variables found", path);
+		free(on);
+		return -1;
+	}
+	for (t = 0; t < m->n; t++) {
+		on[tri(t, t)] = 1;	/* fixed in the model */
+		for (i = 0; i <= t; i++)
+			if (on[tri(t, i)])
+				rp_seq_push(seq, i);
+	}
+	free(on);
+	return 0;
+}
+
+int
+rp_milp_write(struct rp_milp *m, const char *path, int lp_format, char **cause)
+{
+	int rc = lp_format ? glp_write_lp(m->lp, NULL, path) :
+	    glp_write_mps(m->lp, GLP_MPS_FILE, NULL, path);
+	if (rc != 0) {
+		*cause = rp_xasprintf("cannot write '%s'", path);
+		return -1;
+	}
+	return 0;
+}
