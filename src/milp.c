@@ -112,12 +112,17 @@ add_row(struct rp_milp *m, int type, double lo, double hi)
 	return r;
 }
 
-/* Does i have a reader at or after stage t? Then keeping it can matter. */
+/* Can keeping i into stage t serve anything? Only if a reader of i can
+ * run in stage t or later: one at or after t, or an earlier one that may
+ * be recomputed there. */
 static int
 read_from(const struct rp_graph *g, int i, int t)
 {
-	int e = g->succ_off[i + 1];
-	return e > g->succ_off[i] && g->succ[e - 1] >= t;
+	int e;
+	for (e = g->succ_off[i]; e < g->succ_off[i + 1]; e++)
+		if (g->succ[e] >= t || g->recompute[g->succ[e]])
+			return 1;
+	return 0;
 }
 
 struct rp_milp *
@@ -156,8 +161,8 @@ rp_milp_build(const struct rp_graph *g, int64_t budget, char **cause)
 
 	/* Columns. R[t][i] is left out when i may not be recomputed, and when
 	 * i is read by nothing and is no output (computing it again cannot
-	 * serve anything); S[t][i] when nothing reads i from stage t on and
-	 * it is no output. Both hold in every optimal solution. */
+	 * serve anything); S[t][i] when no reader of i can run in stage t or
+	 * later and it is no output. Both hold in every optimal solution. */
 	for (t = 0; t < n; t++)
 		for (i = 0; i <= t; i++) {
 			if (i == t)

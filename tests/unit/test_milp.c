@@ -1,0 +1,246 @@
+/* The MILP against an exhaustive search over frontier-advancing schedules,
+ * written here independently of milp.c, on random DAGs of up to 7 nodes
+ * with random costs, sizes, workspace, outputs and recompute=false: the
+ * MILP's optimum equals the search's, its plan replays at that cost within
+ * budget, the LP bound is never above it, and the frontier-advancing
+ * heuristics are never cheaper. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "milp.h"
+#include "sched.h"
+#include "sim.h"
+#include "strategy.h"
+#include "t.h"
+
+#define MAXN 7
+static const struct rp_graph *G;
+static int64_t B;			/* budget above fixed memory */
+static double memo[MAXN + 1][1 << MAXN];
+static unsigned char seen[MAXN + 1][1 << MAXN];
+
+/* Does stage t, holding the set kept (bits) and computing the set run in
+ * index order, keeping next into stage t+1, stay within budget under the
+ * model's accounting? Values are freed after the last reader computed in
+ * the stage unless kept; kept values count for the whole stage. */
+static int
+stage_fits(int t, unsigned kept, unsigned run, unsigned next)
+{
+	int64_t u = 0;
+	int k, i, e, j;
+
+	for (i = 0; i < t; i++)
+		if (kept >> i & 1)
+			u += G->mem[i];
+	for (k = 0; k <= t; k++) {
+		if (!(run >> k & 1))
+			continue;
+		u += G->mem[k];
+		if (u + G->workspace[k] > B)
+			return 0;
+		for (e = G->pred_off[k]; e < G->pred_off[k + 1]; e++) {
+			int later = 0;
+			i = G->pred[e];
+			if (next >> i & 1)
+				continue;
+			for (j = G->succ_off[i]; j < G->succ_off[i + 1]; j++) {
+				int w = G->succ[j];
+				if (w > k && w <= t && (run >> w & 1))
+					later = 1;
+			}
+			if (!later)
+				u -= G->mem[i];
+		}
+	}
+	return 1;
+}
+
+/* Cheapest completion from stage t holding kept; HUGE_VAL: none. */
+static double
+best(int t, unsigned kept)
+{
+	int n = G->n, i, k, e;
+	unsigned run, next, avail, outs = 0;
+	double b = HUGE_VAL;
+
+	if (t == n)
+		return 0;
+	if (seen[t][kept])
+		return memo[t][kept];
+	for (i = 0; i < n; i++)
+		if (G->output[i])
+			outs |= 1u << i;
+	for (run = 0; run < (1u << (t + 1)); run++) {
+		double c = 0, r;
+		int ok = run >> t & 1;
+		for (k = 0; k <= t && ok; k++) {
+			if (!(run >> k & 1))
+				continue;
+			if (k < t && (!G->recompute[k] || (kept >> k & 1)))
+				ok = 0;	/* may not, or need not, recompute */
+			for (e = G->pred_off[k]; e < G->pred_off[k + 1]; e++)
+				if (!((run | kept) >> G->pred[e] & 1))
+					ok = 0;
+			c += G->cost[k];
+		}
+		if (!ok)
+			continue;
+		avail = (run | kept) & ((1u << (t + 1)) - 1);
+		/* every subset of what is there may be kept */
+		for (next = avail;; next = (next - 1) & avail) {
+			if (t + 1 < n || (next & outs) == outs) {
+				unsigned keep = t + 1 < n ? next : outs;
+				if (stage_fits(t, kept, run, keep)) {
+					r = t + 1 < n ? best(t + 1, next) : 0;
+					if (c + r < b)
+						b = c + r;
+				}
+			}
+			if (next == 0)
+				break;
+		}
+	}
+	seen[t][kept] = 1;
+	memo[t][kept] = b;
+	return b;
+}
+
+/* A random DAG with n nodes from seed. */
+static struct rp_graph *
+random_graph(int n, uint64_t *st)
+{
+	int e[2 * MAXN * MAXN], ne = 0, i, j;
+	struct rp_graph *g;
+#define RND(m) ((int)((*st = *st * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (m))
+	for (j = 1; j < n; j++) {
+		e[2 * ne] = RND(j);	/* connected: one earlier input */
+		e[2 * ne + 1] = j;
+		ne++;
+		for (i = 0; i < j; i++)
+			if (i != e[2 * ne - 2] && RND(100) < 30) {
+				e[2 * ne] = i;
+				e[2 * ne + 1] = j;
+				ne++;
+			}
+	}
+	g = mkgraph(n, e, ne);
+	for (i = 0; i < n; i++) {
+		g->cost[i] = 1 + RND(9);
+		g->mem[i] = 1 + RND(8);
+		g->workspace[i] = RND(4) == 0 ? RND(4) : 0;
+		g->recompute[i] = RND(7) != 0;
+		g->output[i] = RND(6) == 0;
+		g->kind[i] = i < n / 2 ? RP_FORWARD : RP_BACKWARD;
+	}
+	g->output[n - 1] = 1;
+	g->fixed_mem = RND(4);
+	return g;
+#undef RND
+}
+
+int
+main(void)
+{
+	uint64_t st = 12345;
+	int trial, feasible = 0, infeasible = 0, dtr_cheaper = 0;
+
+	for (trial = 0; trial < 120; trial++) {
+		int n = 3 + trial % (MAXN - 2);
+		struct rp_graph *g = random_graph(n, &st);
+		struct rp_options opt;
+		struct rp_problem pb;
+		struct rp_milp *m;
+		struct rp_milp_solution sol;
+		struct rp_seq seq = { 0 };
+		double opt_cost, lpobj;
+		int64_t budget;
+		char *cause = NULL;
+
+
+		rp_options_init(&opt);
+		rp_problem_init(&pb, g, 0, &opt);
+		budget = pb.min_budget + (int64_t)((trial * 7919) %
+		    (pb.ckpt_all_peak - pb.min_budget + 1));
+		pb.budget = budget;
+		G = g;
+		B = budget - g->fixed_mem;
+		memset(seen, 0, sizeof seen);
+		opt_cost = best(0, 0);
+
+		m = rp_milp_build(g, budget, &cause);
+		CHECK(m != NULL);
+		if (m == NULL)
+			continue;
+		rp_milp_solve(m, 0, 0, &sol, &seq);
+		if (opt_cost == HUGE_VAL) {
+			infeasible++;
+			CHECK(sol.result == RP_MILP_INFEASIBLE);
+		} else {
+			struct rp_plan p;
+			struct rp_sim s;
+			feasible++;
+			CHECK(sol.result == RP_MILP_OPTIMAL);
+			CHECK(fabs(sol.obj - opt_cost) < 1e-6);
+			if (fabs(sol.obj - opt_cost) >= 1e-6)
+				fprintf(stderr, "  trial %d (n=%d, budget %lld): MILP "
+				    "%g, exhaustive %g\n", trial, n, (long long)budget,
+				    sol.obj, opt_cost);
+			rp_plan_init(&p);
+			rp_plan_from_seq(g, seq.node, seq.len, &p);
+			CHECK(rp_simulate(g, &p, &s) == 0);
+			CHECK(s.peak <= budget && fabs(s.cost - opt_cost) < 1e-6);
+			rp_sim_destroy(&s);
+			rp_plan_destroy(&p);
+			/* A fresh model's LP relaxation is a lower bound. */
+			rp_milp_free(m);
+			m = rp_milp_build(g, budget, &cause);
+			CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL &&
+			    lpobj <= opt_cost + 1e-6);
+		}
+		rp_milp_free(m);
+		rp_seq_destroy(&seq);
+
+		/* Strategies: frontier-advancing ones never beat the optimum;
+		 * ilp never loses to any of them. DTR's plans are not always
+		 * frontier-advancing and may be cheaper. */
+		{
+			const struct rp_strategy *const *all;
+			int ns, i;
+			double ilp = HUGE_VAL, others = HUGE_VAL;
+			all = rp_strategy_list(&ns);
+			for (i = 0; i < ns; i++) {
+				struct rp_result r;
+				rp_strategy_run(all[i], &pb, &r);
+				CHECK(r.status != RP_FAILED);
+				if (r.status == RP_FITS) {
+					if (all[i] == &rp_strategy_ilp)
+						ilp = r.sim.cost;
+					else
+						others = fmin(others, r.sim.cost);
+					if (all[i] == &rp_strategy_dtr)
+						dtr_cheaper += r.sim.cost < opt_cost - 1e-6;
+					else if (all[i] != &rp_strategy_ilp)
+						CHECK(r.sim.cost >= opt_cost - 1e-6);
+				}
+				if (all[i] == &rp_strategy_ilp && !isnan(r.bound))
+					CHECK(r.bound <= opt_cost + 1e-6 ||
+					    opt_cost == HUGE_VAL);
+				rp_result_destroy(&r);
+			}
+			CHECK(ilp <= others + 1e-9 || others == HUGE_VAL);
+			if (opt_cost != HUGE_VAL)
+				CHECK(ilp <= opt_cost + 1e-6);
+
+		}
+		rp_graph_free(g);
+	}
+	printf("  %d feasible, %d infeasible instances; dtr cheaper than the "
+	    "frontier-advancing optimum on %d\n", feasible, infeasible, dtr_cheaper);
+	CHECK(feasible >= 60);
+	return t_done("test_milp");
+}
