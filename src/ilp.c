@@ -66,7 +66,8 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	if (best.have && best.fits && rp_milp_offer(m, &best.plan) == 0)
 		offered++;
 
-	rp_milp_solve(m, deadline - rp_now(), gap, &sol, &seq);
+	/* A spent deadline still gets a token search (0 would mean none). */
+	rp_milp_solve(m, fmax(deadline - rp_now(), 1e-3), gap, &sol, &seq);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {
 		struct rp_plan p;
 		char *n;
@@ -81,28 +82,27 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		if (rp_best_offer(&best, g, pb->budget, &p, n, cause) != 0)
 			goto out;
 	}
-	*bound = sol.bound > lpb || isnan(lpb) ? sol.bound : lpb;
-	if (sol.result == RP_MILP_INFEASIBLE || sol.result == RP_MILP_ERROR)
-		*bound = isnan(lpb) ? NAN : lpb;
+	/* fmax ignores an unknown (NaN) side */
+	*bound = sol.result == RP_MILP_INFEASIBLE || sol.result == RP_MILP_ERROR ?
+	    lpb : fmax(sol.bound, lpb);
 
 	switch (sol.result) {
 	case RP_MILP_OPTIMAL:
-		what = rp_xasprintf("optimal among frontier-advancing plans "
-		    "(%.1f s)", sol.solve_s);
+		what = rp_xstrdup("proved optimal among frontier-advancing plans");
 		break;
 	case RP_MILP_FEASIBLE:
-		what = rp_xasprintf("stopped at the limit with a gap of %.1f%% "
+		what = rp_xasprintf("stopped at the limit, gap %.1f%% "
 		    "(bound %.6g)", sol.obj > 0 ? 100 * (sol.obj - sol.bound) /
 		    sol.obj : 0, sol.bound);
 		break;
 	case RP_MILP_INFEASIBLE:
-		what = rp_xstrdup("no frontier-advancing plan fits");
+		what = rp_xstrdup("proved that no frontier-advancing plan fits");
 		break;
 	case RP_MILP_NOSOLUTION:
-		what = rp_xasprintf("no MILP solution within %.0f s", limit);
+		what = rp_xasprintf("found no solution within %.0f s", limit);
 		break;
 	default:
-		what = rp_xstrdup("the MILP solver failed");
+		what = rp_xstrdup("failed in the solver");
 		break;
 	}
 	if (best.have) {

@@ -128,6 +128,13 @@ read_from(const struct rp_graph *g, int i, int t)
 struct rp_milp *
 rp_milp_build(const struct rp_graph *g, int64_t budget, char **cause)
 {
+	return rp_milp_build_ex(g, budget, 1, cause);
+}
+
+struct rp_milp *
+rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int reduce,
+    char **cause)
+{
 	struct rp_milp *m;
 	struct trip tr = { 0 };
 	int n = g->n, t, i, k, e, row;
@@ -168,14 +175,14 @@ rp_milp_build(const struct rp_graph *g, int64_t budget, char **cause)
 			if (i == t)
 				m->rcol[tri(t, i)] = add_col(m, 'R', t, i, 'B', 1, 1,
 				    g->cost[i]);
-			else if (g->recompute[i] && (rp_nsucc(g, i) > 0 ||
+			else if (g->recompute[i] && (!reduce || rp_nsucc(g, i) > 0 ||
 			    g->output[i]))
 				m->rcol[tri(t, i)] = add_col(m, 'R', t, i, 'B', 0, 1,
 				    g->cost[i]);
 			else
 				m->elim++;
 			if (i < t) {
-				if (read_from(g, i, t) || g->output[i])
+				if (!reduce || read_from(g, i, t) || g->output[i])
 					m->scol[tri(t, i)] = add_col(m, 'S', t, i, 'B', 0,
 					    1, 0);
 				else
@@ -603,6 +610,7 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 
 	memset(sol, 0, sizeof *sol);
 	sol->first_s = -1;
+	sol->bound = NAN;	/* unknown until the LP relaxation is solved */
 	memset(&s, 0, sizeof s);
 	s.m = m;
 	s.t0 = rp_now();
@@ -647,7 +655,7 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 	if (st != GLP_OPT && st != GLP_FEAS) {
 		sol->result = rc == 0 || rc == GLP_ETMLIM || rc == GLP_ESTOP ||
 		    rc == GLP_EMIPGAP ? RP_MILP_NOSOLUTION : RP_MILP_ERROR;
-		sol->bound = s.bound;
+		sol->bound = s.bound;	/* the LP bound, or better */
 		return;
 	}
 	sol->obj = glp_mip_obj_val(m->lp);

@@ -36,6 +36,10 @@ struct rp_milp_stats {
  * The caller frees it with rp_milp_free. */
 struct rp_milp *rp_milp_build(const struct rp_graph *g, int64_t budget,
     char **cause);
+/* The same; reduce = 0 keeps the variables that cannot be nonzero in an
+ * optimal solution (to measure what leaving them out gains). */
+struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
+    int reduce, char **cause);
 void rp_milp_free(struct rp_milp *m);
 
 /* Changes the model's budget (bytes); the LP relaxation must be solved
@@ -74,7 +78,7 @@ int rp_milp_offer(struct rp_milp *m, const struct rp_plan *p);
 struct rp_milp_solution {
 	enum rp_milp_result result;
 	double obj;		/* objective of the best solution */
-	double bound;		/* best proven lower bound */
+	double bound;		/* best proven lower bound, NaN if unknown */
 	double first_s;		/* seconds to the first incumbent, -1: none */
 	double solve_s;		/* seconds in the search */
 	int used_offer;		/* the offered plan was the starting incumbent */

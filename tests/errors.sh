@@ -96,6 +96,15 @@ plan $L plans/never.xml "plans/never.xml: invalid plan: node 'f1' is never compu
 plan good/small.xml plans/output-freed.xml "plans/output-freed.xml: invalid plan: output node 'b' is not live at the end of the plan"
 plan good/small.xml plans/recompute-false.xml "plans/recompute-false.xml:6: invalid plan: node 'drop' is computed again, but it has recompute=false"
 plan good/small.xml plans/nested-free.xml "plans/nested-free.xml:4: invalid plan: compute 'drop' reads 'a', which is not live"
+# Solutions of the exported MILP read back.
+expect 3 "remat-plan: cannot open 'missing.sol': No such file or directory" \
+	--graph $L --budget 6 --read-solution missing.sol -o "$TMP/out.xml"
+expect 3 "remat-plan: plans/never.xml: no values of R variables found" \
+	--graph $L --budget 6 --read-solution plans/never.xml -o "$TMP/out.xml"
+expect 3 "remat-plan: solutions/bad-index.sol:2: 'R_99_0' is not a variable of this model" \
+	--graph $L --budget 6 --read-solution solutions/bad-index.sol
+expect 3 "remat-plan: solutions/infeasible.sol: the solution is not a valid plan: node 'drop' is computed again, but it has recompute=false" \
+	--graph good/small.xml --budget 30 --read-solution solutions/infeasible.sol -o "$TMP/out.xml"
 plan $L missing-plan.xml "cannot open 'missing-plan.xml': No such file or directory"
 
 # Budgets that no plan can meet: status 1.
@@ -163,6 +172,16 @@ expect 2 "remat-plan: thrashing limit '0.5' is not 0 or a number of times the ba
 $TRY" --graph $L --budget 1G --dtr-thrash 0.5
 expect 2 "remat-plan: seed '-4' is not a non-negative integer
 $TRY" --graph $L --budget 1G --seed -4
+expect 2 "remat-plan: MIP gap '2' is not a fraction in [0, 1) or a percentage below 100%
+$TRY" --graph $L --budget 1G --mip-gap 2
+expect 2 "remat-plan: MIP gap 'small' is not a fraction in [0, 1) or a percentage below 100%
+$TRY" --graph $L --budget 1G --mip-gap small
+expect 2 "remat-plan: --write-mps, --write-lp and --read-solution cannot be combined with --check, --info or --strategy
+$TRY" --graph $L --budget 1G --write-mps "$TMP/m.mps" --strategy ilp
+expect 2 "remat-plan: --read-solution cannot be combined with --write-mps or --write-lp
+$TRY" --graph $L --budget 1G --read-solution x.sol --write-lp "$TMP/m.lp"
+expect 2 "remat-plan: --write-mps and --write-lp write the model, not a plan: drop --output
+$TRY" --graph $L --budget 1G --write-mps "$TMP/m.mps" -o "$TMP/out.xml"
 expect 2 "remat-plan: unexpected argument 'extra'
 $TRY" --graph $L --budget 1G extra
 expect 2 "remat-plan: unknown option '--bogus'

@@ -43,10 +43,13 @@ same info-networkx.json "$TMP/i"
 
 # Determinism: the same input and options give byte-identical plans, and
 # '-o -' writes the same bytes to standard output (the report to stderr).
+# ilp is left out where its search would stop at a time limit: what a
+# time-limited search reaches is not reproducible.
+S=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lp-round
 for g in graphs/*.xml; do
-	"$RP" --graph "$g" --budget 80% -o "$TMP/a.xml" >/dev/null 2>&1
-	"$RP" --graph "$g" --budget 80% -o "$TMP/b.xml" >/dev/null 2>&1
-	"$RP" --graph "$g" --budget 80% -o - >"$TMP/c.xml" 2>"$TMP/rep"
+	"$RP" --graph "$g" --budget 80% -s $S -o "$TMP/a.xml" >/dev/null 2>&1
+	"$RP" --graph "$g" --budget 80% -s $S -o "$TMP/b.xml" >/dev/null 2>&1
+	"$RP" --graph "$g" --budget 80% -s $S -o - >"$TMP/c.xml" 2>"$TMP/rep"
 	if [ -s "$TMP/a.xml" ] && cmp -s "$TMP/a.xml" "$TMP/b.xml" &&
 	    cmp -s "$TMP/a.xml" "$TMP/c.xml" && grep -q '^picked ' "$TMP/rep"; then
 		pass

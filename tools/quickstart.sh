@@ -3,7 +3,7 @@
 # graph. Run from the top of the source tree: sh tools/quickstart.sh
 set -eu
 cd "$(dirname "$0")/.."
-pkgs="build-essential autoconf automake pkg-config libxml2-dev libigraph-dev libglpk-dev python3"
+pkgs="build-essential autoconf automake pkg-config libxml2-dev libigraph-dev libglpk-dev glpk-utils python3"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -21,7 +21,7 @@ fi
 [ -f Makefile ] || ./configure
 make -j"$(nproc)"
 echo
-echo "$ ./remat-plan --graph graphs/unet-3.xml --budget 70% -o unet-3-plan.xml"
-./remat-plan --graph graphs/unet-3.xml --budget 70% -o unet-3-plan.xml
+echo "$ ./remat-plan --graph graphs/unet-3.xml --budget 70% --time-limit 20 -o unet-3-plan.xml"
+./remat-plan --graph graphs/unet-3.xml --budget 70% --time-limit 20 -o unet-3-plan.xml
 echo
 echo "plan written to unet-3-plan.xml; run the tests with: make check"

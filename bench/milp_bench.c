@@ -1,0 +1,113 @@
+/* milp_bench.c: the MILP's size and solving figures for one graph at one
+ * budget. Prints one CSV line:
+ * graph,nodes,budget_pct,reduce,rows,cols,nonzeros,eliminated,build_s,
+ * lp_s,lp_bound,lpround_cost,lpround_s,best_heuristic,first_s,solve_s,
+ * result,obj,bound,gap
+ * Usage: milp_bench GRAPH PERCENT SECONDS [noreduce] */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphml.h"
+#include "lpround.h"
+#include "milp.h"
+#include "sched.h"
+#include "strategy.h"
+#include "util.h"
+
+int
+main(int argc, char **argv)
+{
+	static const char *const results[] = { "optimal", "feasible",
+		"infeasible", "none", "error" };
+	static const struct rp_strategy *const heur[] = {
+		&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
+		&rp_strategy_chen_greedy, &rp_strategy_dtr,
+	};
+	struct rp_graph *g;
+	struct rp_options opt;
+	struct rp_problem pb;
+	struct rp_milp *m;
+	struct rp_milp_stats st;
+	struct rp_milp_solution sol;
+	struct rp_best best;
+	struct rp_seq seq = { 0 };
+	char *cause = NULL;
+	double pct, secs, t0, lp_s, lpb = NAN, lpr_s, heur_best = HUGE_VAL;
+	int reduce, i;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: milp_bench GRAPH PERCENT SECONDS [noreduce]\n");
+		return 2;
+	}
+	pct = atof(argv[2]);
+	secs = atof(argv[3]);
+	reduce = !(argc > 4 && strcmp(argv[4], "noreduce") == 0);
+	if (rp_graphml_read(argv[1], &g, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		return 3;
+	}
+	rp_options_init(&opt);
+	rp_problem_init(&pb, g, 0, &opt);
+	pb.budget = (int64_t)floor((double)pb.ckpt_all_peak * pct / 100);
+	m = rp_milp_build_ex(g, pb.budget, reduce, &cause);
+	if (m == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		return 4;
+	}
+	rp_milp_stats(m, &st);
+	/* LP rounding (which solves the LP relaxation first) */
+	rp_best_init(&best);
+	t0 = rp_now();
+	rp_lp_round(&pb, m, t0 + secs, &best, &lpb, &cause);
+	lpr_s = rp_now() - t0;
+	lp_s = NAN;
+	{
+		/* the LP alone, on a fresh model, for its time */
+		struct rp_milp *m2 = rp_milp_build_ex(g, pb.budget, reduce, &cause);
+		double o;
+		t0 = rp_now();
+		rp_milp_solve_lp(m2, secs, &o);
+		lp_s = rp_now() - t0;
+		rp_milp_free(m2);
+	}
+	for (i = 0; i < (int)(sizeof heur / sizeof heur[0]); i++) {
+		struct rp_result r;
+		rp_strategy_run(heur[i], &pb, &r);
+		if (r.status == RP_FITS) {
+			rp_milp_offer(m, &r.plan);
+			if (r.sim.cost < heur_best)
+				heur_best = r.sim.cost;
+		}
+		rp_result_destroy(&r);
+	}
+	if (best.have && best.fits)
+		rp_milp_offer(m, &best.plan);
+	rp_milp_solve(m, secs, 0, &sol, &seq);
+	printf("%s,%d,%g,%d,%d,%d,%ld,%d,%.3f,%.3f,%.6g,", g->name, g->n, pct,
+	    reduce, st.rows, st.cols, st.nonzeros, st.eliminated, st.build_s,
+	    lp_s, lpb);
+	if (best.have && best.fits)
+		printf("%.6g,", best.cost);
+	else
+		printf(",");
+	printf("%.2f,", lpr_s);
+	if (heur_best < HUGE_VAL)
+		printf("%.6g,", heur_best);
+	else
+		printf(",");
+	printf("%.2f,%.2f,%s,", sol.first_s, sol.solve_s, results[sol.result]);
+	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE)
+		printf("%.6g,%.6g,%.4f\n", sol.obj, sol.bound, sol.obj > 0 ?
+		    (sol.obj - sol.bound) / sol.obj : 0);
+	else
+		printf(",%.6g,\n", sol.bound);
+	rp_best_destroy(&best);
+	rp_seq_destroy(&seq);
+	rp_milp_free(m);
+	rp_graph_free(g);
+	return 0;
+}
