@@ -16,7 +16,7 @@ same() {
 }
 
 # Timings are the one thing that changes from run to run.
-mask_table() { sed -E 's/ +[0-9.]+ (us|ms|s)$/ TIME/'; }
+mask_table() { sed -E 's/ +[0-9.]+ (us|ms|s)( |$)/ TIME\2/'; }
 mask_csv() { sed -E 's/,[0-9]+\.[0-9]{6},(yes|no),/,TIME,\1,/'; }
 mask_json() { sed -E 's/"time_s":[0-9.]+/"time_s":TIME/g'; }
 
