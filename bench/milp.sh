@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$gen" training 75 3 >"$tmp/training-151.xml"
 "$gen" training 175 3 >"$tmp/training-351.xml"
 
-echo "| graph | nodes | budget | elim. | rows | cols | nonzeros | build s | LP s | LP bound | lp-round | best heuristic | ILP first s | ILP s | result | ILP cost | bound | gap | lp-round / best |"
+echo "| graph | nodes | budget | elim. | rows | cols | nonzeros | build s | LP s | LP bound | lp-round | best heuristic | first incumbent s | ILP s | result | ILP cost | bound | gap | lp-round / best |"
 echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"
 run() {	# graph pct [noreduce]
 	"$bench" "$1" "$2" "$secs" ${3:-} | awk -F, '{
@@ -24,7 +24,7 @@ run() {	# graph pct [noreduce]
 	    ratio = ($12 != "" && best != "") ? sprintf("%.3f", $12 / best) : "-"
 	    printf "| %s | %s | %s%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 	        $1, $2, $3, $4 ? "on" : "off", $5, $6, $7, $9, $10, $11, $12, $14,
-	        $15, $16, $17, $18, $19, $20 == "" ? "-" : sprintf("%.1f%%", 100 * $20), ratio }'
+	        $15 < 0 ? "-" : $15, $16, $17, $18, $19, $20 == "" ? "-" : sprintf("%.1f%%", 100 * $20), ratio }'
 }
 for g in "$top"/graphs/linear-8.xml "$top"/graphs/linear-16.xml \
     "$top"/graphs/linear-32.xml "$top"/graphs/resnet-4.xml \

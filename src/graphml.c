@@ -207,6 +207,25 @@ parse_bool(const char *s, unsigned char *out)
 /* Byte counts above 2^62 would overflow sums of a few of them. */
 #define MAX_BYTES ((int64_t)1 << 62)
 
+/* The index of the key a <data> element refers to, or -1 (failing). */
+static int
+data_key(struct loader *l, xmlNodePtr d)
+{
+	char *key = rp_xml_attr_raw(d, "key"), *msg;
+	int k;
+
+	if (key == NULL)
+		return fail(l, d, "<data> has no key attribute");
+	k = rp_strmap_get(&l->keymap, key);
+	if (k < 0) {
+		msg = rp_xasprintf("<data> refers to undeclared key '%s'", key);
+		fail(l, d, msg);
+		free(msg);
+	}
+	free(key);
+	return k;
+}
+
 /* Stores value s of field f on node v; at is the element for messages. */
 static int
 set_node_field(struct loader *l, struct rp_graph *g, int v, enum field f,
@@ -305,7 +324,7 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 	}
 	memset(seen, 0, F_COUNT);
 	for (d = c->children; d != NULL; d = d->next) {
-		char *key, *val;
+		char *val;
 		int k, rc;
 		enum field f;
 
@@ -313,18 +332,8 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 			return fail(l, d, "nested graphs are not supported");
 		if (!gml_is(d, "data"))
 			continue;
-		key = rp_xml_attr_raw(d, "key");
-		if (key == NULL)
-			return fail(l, d, "<data> has no key attribute");
-		k = rp_strmap_get(&l->keymap, key);
-		if (k < 0) {
-			msg = rp_xasprintf("<data> refers to undeclared key '%s'", key);
-			free(key);
-			fail(l, d, msg);
-			free(msg);
+		if ((k = data_key(l, d)) < 0)
 			return -1;
-		}
-		free(key);
 		f = l->keys[k].node_field;
 		if (f == F_NONE)
 			continue;
@@ -373,21 +382,11 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 static int
 read_graph_data(struct loader *l, struct rp_graph *g, xmlNodePtr d)
 {
-	char *key, *val, *msg;
+	char *val, *msg;
 	int k;
 
-	key = rp_xml_attr_raw(d, "key");
-	if (key == NULL)
-		return fail(l, d, "<data> has no key attribute");
-	k = rp_strmap_get(&l->keymap, key);
-	if (k < 0) {
-		msg = rp_xasprintf("<data> refers to undeclared key '%s'", key);
-		free(key);
-		fail(l, d, msg);
-		free(msg);
+	if ((k = data_key(l, d)) < 0)
 		return -1;
-	}
-	free(key);
 	val = rp_xml_text(d);
 	switch (l->keys[k].graph_field) {
 	case F_FIXED_MEM:

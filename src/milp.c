@@ -577,6 +577,8 @@ callback(glp_tree *T, void *info)
 		if (!s->injected && s->m->warm != NULL) {
 			glp_ios_heur_sol(T, s->m->warm);
 			s->injected = 1;
+			if (s->first < 0)	/* the offered plan is the first */
+				s->first = rp_now() - s->t0;
 		}
 		break;
 	case GLP_IBINGO:
@@ -629,7 +631,10 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 	glp_init_iocp(&parm);
 	parm.msg_lev = log_fn != NULL ? GLP_MSG_ON : GLP_MSG_OFF;
 	parm.presolve = GLP_OFF;	/* heuristic solutions index the original */
-	parm.fp_heur = GLP_ON;
+	/* The feasibility pump finds first solutions when no plan was offered;
+	 * it runs at the root without calling back, so with an offered plan
+	 * it would only blur the time limit. */
+	parm.fp_heur = m->warm == NULL ? GLP_ON : GLP_OFF;
 	parm.gmi_cuts = GLP_ON;
 	parm.mir_cuts = GLP_ON;
 	parm.cov_cuts = GLP_ON;
