@@ -39,21 +39,18 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	int offered = 0, rc = -1;
 	size_t k;
 
-	m = rp_milp_build(g, pb->budget, &why);
-	if (m == NULL) {
-		*note = why;
-		return 0;
-	}
 	rp_best_init(&best);
+	m = rp_milp_build(g, pb->budget, &why);
 	/* LP relaxation, and the plans of LP rounding. */
-	if (rp_lp_round(pb, m, deadline, &best, &lpb, cause) != 0)
+	if (m != NULL && rp_lp_round(pb, m, deadline, &best, &lpb, cause) != 0)
 		goto out;
 	/* Every other strategy's plan, as a candidate and a starting point. */
 	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
 		struct rp_result r;
 		rp_strategy_run(seeds[k], pb, &r);
 		if (r.has_plan) {
-			if (r.status == RP_FITS && rp_milp_offer(m, &r.plan) == 0)
+			if (m != NULL && r.status == RP_FITS &&
+			    rp_milp_offer(m, &r.plan) == 0)
 				offered++;
 			if (rp_best_offer(&best, g, pb->budget, &r.plan,
 			    rp_xasprintf("plan of %s", seeds[k]->name), cause) != 0) {
@@ -62,6 +59,18 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 			}
 		}
 		rp_result_destroy(&r);
+	}
+	if (m == NULL) {
+		/* Too large for the model: the fallback chain's best plan. */
+		if (best.have) {
+			char *n = rp_xasprintf("%s; the plan is the %s", why, best.note);
+			free(best.note);
+			best.note = n;
+			rp_best_take(&best, plan, note);
+		} else
+			*note = rp_xstrdup(why);
+		rc = 0;
+		goto out;
 	}
 	if (best.have && best.fits && rp_milp_offer(m, &best.plan) == 0)
 		offered++;
@@ -119,6 +128,7 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	free(what);
 	rc = 0;
 out:
+	free(why);
 	rp_seq_destroy(&seq);
 	rp_best_destroy(&best);
 	rp_milp_free(m);
