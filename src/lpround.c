@@ -70,8 +70,76 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 	return rp_best_offer(best, g, pb->budget, &plan, note, cause);
 }
 
+void
+rp_lp_memo_init(struct rp_lp_memo *mm)
+{
+	memset(mm, 0, sizeof *mm);
+	rp_plan_init(&mm->plan);
+	mm->bound = NAN;
+}
+
+void
+rp_lp_memo_destroy(struct rp_lp_memo *mm)
+{
+	rp_plan_destroy(&mm->plan);
+	free(mm->note);
+	rp_lp_memo_init(mm);
+}
+
+/* Offers a copy of the kept rounding to best; a reused one says so, as
+ * its time was counted where it was computed. */
+static int
+memo_offer(const struct rp_problem *pb, const struct rp_lp_memo *mm,
+    int reused, struct rp_best *best, double *bound, char **cause)
+{
+	struct rp_plan p;
+	const char *note = mm->note != NULL ? mm->note : "LP rounding";
+
+	*bound = mm->bound;
+	if (!mm->have)
+		return 0;
+	rp_plan_init(&p);
+	rp_plan_copy(&p, &mm->plan);
+	return rp_best_offer(best, pb->g, pb->budget, &p, reused ?
+	    rp_xasprintf("%s (LP solved and rounded once in this run, timed "
+	    "where first needed)", note) : rp_xstrdup(note), cause);
+}
+
+static int round_lp(const struct rp_problem *pb, struct rp_milp *m,
+    double deadline, struct rp_best *best, double *bound, char **cause);
+
 int
 rp_lp_round(const struct rp_problem *pb, struct rp_milp *m, double deadline,
+    struct rp_best *best, double *bound, char **cause)
+{
+	struct rp_lp_memo *mm = pb->lp_memo;
+	struct rp_best lb;
+	int rc;
+
+	if (mm != NULL && mm->done)
+		return memo_offer(pb, mm, 1, best, bound, cause);
+	if (mm == NULL)
+		return round_lp(pb, m, deadline, best, bound, cause);
+	rp_best_init(&lb);
+	rc = round_lp(pb, m, deadline, &lb, bound, cause);
+	if (rc == 0) {
+		rp_lp_memo_destroy(mm);
+		mm->done = 1;
+		mm->bound = *bound;
+		if (lb.have) {
+			mm->have = 1;
+			rp_plan_copy(&mm->plan, &lb.plan);
+			mm->note = rp_xstrdup(lb.note != NULL ? lb.note : "LP rounding");
+		}
+		rc = memo_offer(pb, mm, 0, best, bound, cause);
+	}
+	rp_best_destroy(&lb);
+	return rc;
+}
+
+/* rp_lp_round without the memo. */
+static int
+round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
     struct rp_best *best, double *bound, char **cause)
 {
 	const struct rp_graph *g = pb->g;
@@ -137,8 +205,10 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	char *why = NULL;
 	int rc;
 
-	m = rp_milp_build(pb->g, pb->budget, &why);
-	if (m == NULL) {
+	/* A rounding kept by an earlier ilp needs no model. */
+	m = pb->lp_memo != NULL && pb->lp_memo->done ? NULL :
+	    rp_milp_build(pb->g, pb->budget, &why);
+	if (m == NULL && why != NULL) {
 		*note = why;	/* too large for the model: no plan, said so */
 		return 0;
 	}

@@ -13,8 +13,22 @@
  * at (1 - epsilon) of the budget; plans are judged at the real budget. Stops
  * at deadline (rp_now() time, <= 0: none). Sets *bound to the LP optimum at
  * the real budget (NaN when the LP was not solved) and returns 0, or -1 with
- * *cause set. Leaves m at the real budget. */
+ * *cause set. Leaves m at the real budget. With pb->lp_memo set, a result
+ * kept there is offered instead (m is then left unsolved), and a new one is
+ * kept there. */
 int rp_lp_round(const struct rp_problem *pb, struct rp_milp *m,
     double deadline, struct rp_best *best, double *bound, char **cause);
+
+/* LP rounding's outcome for one problem, reused by rp_lp_round when the
+ * problem points at it (rp_problem.lp_memo). */
+struct rp_lp_memo {
+	int done;
+	int have;		/* rounding gave a plan */
+	struct rp_plan plan;
+	char *note;
+	double bound;
+};
+void rp_lp_memo_init(struct rp_lp_memo *mm);
+void rp_lp_memo_destroy(struct rp_lp_memo *mm);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "dtr.h"
 #include "graphml.h"
+#include "lpround.h"
 #include "milp.h"
 #include "sched.h"
 #include "planxml.h"
@@ -62,6 +63,8 @@ usage(FILE *f)
 "                         (default 3; 0: never)\n"
 "      --seed N           seed for randomized choices (default 1)\n"
 "      --mip-gap G        ilp stops at relative gap G (0.05 or 5%%)\n"
+"      --solver S         ilp's MILP engine: glpk (default) or cbc\n"
+"      --threads N        threads for the cbc engine (default 1)\n"
 "      --write-mps FILE   write the MILP at --budget in MPS format and exit\n"
 "      --write-lp FILE    write the MILP at --budget in CPLEX LP format and exit\n"
 "      --read-solution FILE  turn another solver's solution of that model\n"
@@ -271,6 +274,8 @@ main(int argc, char **argv)
 		{ "dtr-thrash", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "mip-gap", required_argument, NULL, 'G' },
+		{ "solver", required_argument, NULL, 'X' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "write-mps", required_argument, NULL, 'M' },
 		{ "write-lp", required_argument, NULL, 'L' },
 		{ "read-solution", required_argument, NULL, 'R' },
@@ -285,6 +290,7 @@ main(int argc, char **argv)
 	const struct rp_strategy **strats = NULL;
 	struct rp_graph *g = NULL;
 	struct rp_problem pb;
+	struct rp_lp_memo memo = { 0 };
 	struct rp_result *res = NULL;
 	char *cause = NULL, *end;
 	int c, info = 0, nstrat, i, picked, rc = EXIT_OK, failed = 0;
@@ -366,6 +372,29 @@ main(int argc, char **argv)
 			    !(opt.mip_gap >= 0 && opt.mip_gap < 1))
 				return usage_error("MIP gap '%s' is not a fraction in "
 				    "[0, 1) or a percentage below 100%%", optarg);
+			break;
+		}
+		case 'X':
+			if (strcmp(optarg, "glpk") == 0)
+				opt.solver = RP_MILP_GLPK;
+			else if (strcmp(optarg, "cbc") == 0) {
+				if (!rp_milp_have_cbc())
+					return usage_error("solver '%s' is not built in "
+					    "(configure found no COIN-OR CBC)", optarg);
+				opt.solver = RP_MILP_CBC;
+			} else
+				return usage_error("unknown solver '%s' (glpk or cbc)",
+				    optarg);
+			break;
+		case 'j': {
+			long v;
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || errno != 0 || v < 1 ||
+			    v > 256)
+				return usage_error("thread count '%s' is not a number "
+				    "from 1 to 256", optarg);
+			opt.threads = (int)v;
 			break;
 		}
 		case 'M':
@@ -507,6 +536,8 @@ main(int argc, char **argv)
 	}
 
 	res = rp_xcalloc((size_t)nstrat, sizeof *res);
+	rp_lp_memo_init(&memo);
+	pb.lp_memo = &memo;	/* lp-round and ilp round the LP once */
 	for (i = 0; i < nstrat; i++) {
 		rp_strategy_run(strats[i], &pb, &res[i]);
 		if (res[i].status == RP_FAILED)
@@ -557,6 +588,7 @@ out:
 		for (i = 0; i < nstrat; i++)
 			rp_result_destroy(&res[i]);
 	free(res);
+	rp_lp_memo_destroy(&memo);
 	free(strats);
 	rp_graph_free(g);
 	return rc;

@@ -53,6 +53,19 @@ rp_plan_add_free(struct rp_plan *p, int reg)
 }
 
 void
+rp_plan_copy(struct rp_plan *dst, const struct rp_plan *src)
+{
+	rp_plan_destroy(dst);
+	rp_plan_init(dst);
+	if (src->len > 0) {
+		dst->s = rp_xreallocarray(NULL, (size_t)src->len, sizeof *dst->s);
+		memcpy(dst->s, src->s, sizeof *dst->s * (size_t)src->len);
+	}
+	dst->len = dst->cap = src->len;
+	dst->nregs = src->nregs;
+}
+
+void
 rp_plan_move(struct rp_plan *dst, struct rp_plan *src)
 {
 	if (dst == src)

@@ -24,6 +24,9 @@ void rp_plan_init(struct rp_plan *p);
 void rp_plan_destroy(struct rp_plan *p);
 void rp_plan_add_compute(struct rp_plan *p, int node, int reg);
 void rp_plan_add_free(struct rp_plan *p, int reg);
+/* Makes dst (initialized, emptied first) a copy of src's statements and
+ * register count; names and source lines are not copied. */
+void rp_plan_copy(struct rp_plan *dst, const struct rp_plan *src);
 /* Moves src into dst (destroying what dst held); src is left empty. */
 void rp_plan_move(struct rp_plan *dst, struct rp_plan *src);
 
