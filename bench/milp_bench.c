@@ -1,8 +1,9 @@
 /* milp_bench.c: the MILP's size and solving figures for one graph at one
  * budget. Prints one CSV line:
  * graph,nodes,budget_pct,reduce,rows,cols,nonzeros,eliminated,build_s,
- * lp_s,lp_bound,lpround_cost,lpround_s,best_heuristic,first_s,solve_s,
- * result,obj,bound,gap
+ * lp_s,lp_bound,lpround_cost,lpround_s,best_heuristic, then for each
+ * engine (GLPK, and CBC when built in) from the same LP basis and the same
+ * starting plans: engine,first_s,solve_s,result,obj,bound,gap
  * Usage: milp_bench GRAPH PERCENT SECONDS [noreduce] */
 #include "config.h"
 
@@ -18,11 +19,31 @@
 #include "strategy.h"
 #include "util.h"
 
-int
-main(int argc, char **argv)
+/* Searches with one engine and prints its figures (a leading comma). */
+static void
+search(struct rp_milp *m, enum rp_milp_engine engine, const char *name,
+    double secs)
 {
 	static const char *const results[] = { "optimal", "feasible",
 		"infeasible", "none", "error" };
+	struct rp_milp_solution sol;
+	struct rp_seq seq = { 0 };
+
+	rp_milp_set_engine(m, engine, 1);
+	rp_milp_solve(m, secs, 0, &sol, &seq);
+	printf(",%s,%.2f,%.2f,%s,", name, sol.first_s, sol.solve_s,
+	    results[sol.result]);
+	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE)
+		printf("%.6g,%.6g,%.4f", sol.obj, sol.bound, sol.obj > 0 ?
+		    (sol.obj - sol.bound) / sol.obj : 0);
+	else
+		printf(",%.6g,", sol.bound);
+	rp_seq_destroy(&seq);
+}
+
+int
+main(int argc, char **argv)
+{
 	static const struct rp_strategy *const heur[] = {
 		&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
 		&rp_strategy_chen_greedy, &rp_strategy_dtr,
@@ -32,11 +53,9 @@ main(int argc, char **argv)
 	struct rp_problem pb;
 	struct rp_milp *m;
 	struct rp_milp_stats st;
-	struct rp_milp_solution sol;
 	struct rp_best best;
-	struct rp_seq seq = { 0 };
 	char *cause = NULL;
-	double pct, secs, t0, lp_s, lpb = NAN, lpr_s, heur_best = HUGE_VAL;
+	double pct, secs, t0, lp_s, lpb = NAN, lpr_s, heur_best = HUGE_VAL, lpo;
 	int reduce, i;
 
 	if (argc < 4) {
@@ -86,7 +105,8 @@ main(int argc, char **argv)
 	}
 	if (best.have && best.fits)
 		rp_milp_offer(m, &best.plan);
-	rp_milp_solve(m, secs, 0, &sol, &seq);
+	/* Both engines start from the LP relaxation's basis. */
+	rp_milp_solve_lp(m, secs, &lpo);
 	printf("%s,%d,%g,%d,%d,%d,%ld,%d,%.3f,%.3f,%.6g,", g->name, g->n, pct,
 	    reduce, st.rows, st.cols, st.nonzeros, st.eliminated, st.build_s,
 	    lp_s, lpb);
@@ -96,17 +116,13 @@ main(int argc, char **argv)
 		printf(",");
 	printf("%.2f,", lpr_s);
 	if (heur_best < HUGE_VAL)
-		printf("%.6g,", heur_best);
-	else
-		printf(",");
-	printf("%.2f,%.2f,%s,", sol.first_s, sol.solve_s, results[sol.result]);
-	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE)
-		printf("%.6g,%.6g,%.4f\n", sol.obj, sol.bound, sol.obj > 0 ?
-		    (sol.obj - sol.bound) / sol.obj : 0);
-	else
-		printf(",%.6g,\n", sol.bound);
+		printf("%.6g", heur_best);
+	fflush(stdout);
+	search(m, RP_MILP_GLPK, "glpk", secs);
+	if (rp_milp_have_cbc())
+		search(m, RP_MILP_CBC, "cbc", secs);
+	printf("\n");
 	rp_best_destroy(&best);
-	rp_seq_destroy(&seq);
 	rp_milp_free(m);
 	rp_graph_free(g);
 	return 0;

@@ -37,6 +37,8 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	const char *src = NULL;
 	char *why = NULL, *what;
 	int offered = 0, rc = -1;
+	const char *engine = pb->opt != NULL && pb->opt->solver == RP_MILP_CBC ?
+	    "MILP (CBC)" : "MILP";
 	size_t k;
 
 	rp_best_init(&best);
@@ -75,6 +77,8 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	if (best.have && best.fits && rp_milp_offer(m, &best.plan) == 0)
 		offered++;
 
+	if (pb->opt != NULL)
+		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
 	/* A spent deadline still gets a token search (0 would mean none). */
 	rp_milp_solve(m, fmax(deadline - rp_now(), 1e-3), gap, &sol, &seq);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {
@@ -118,13 +122,14 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		char *n;
 		src = best.note != NULL ? best.note : "?";
 		n = strcmp(src, "MILP solution") == 0 ?
-		    rp_xasprintf("MILP %s; %d starting plans offered", what, offered) :
-		    rp_xasprintf("MILP %s; the plan is the %s", what, src);
+		    rp_xasprintf("%s %s; %d starting plans offered", engine, what,
+		    offered) :
+		    rp_xasprintf("%s %s; the plan is the %s", engine, what, src);
 		free(best.note);
 		best.note = n;
 		rp_best_take(&best, plan, note);
 	} else
-		*note = rp_xasprintf("MILP %s", what);
+		*note = rp_xasprintf("%s %s", engine, what);
 	free(what);
 	rc = 0;
 out:
@@ -137,6 +142,6 @@ out:
 
 const struct rp_strategy rp_strategy_ilp = {
 	"ilp",
-	"Checkmate MILP on GLPK, warm-started, within --time-limit (default 60 s)",
+	"Checkmate MILP on GLPK (or --solver cbc), warm-started, within --time-limit (default 60 s)",
 	ilp_run,
 };

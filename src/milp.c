@@ -11,6 +11,10 @@
 
 #include "milp.h"
 #include "util.h"
+#include "worker.h"
+#ifdef HAVE_CBC
+#include "cbc.h"
+#endif
 
 struct rp_milp {
 	glp_prob *lp;
@@ -28,6 +32,8 @@ struct rp_milp {
 	double *warm;		/* accepted offer, by column (1-based) */
 	int *wsrow, nws;	/* rows bounding U + workspace */
 	double warm_obj;
+	enum rp_milp_engine engine;
+	int threads;
 };
 
 static long
@@ -558,11 +564,38 @@ out:
 
 /* ---- branch and bound ---- */
 
+/* The search runs in a worker child (worker.h): GLPK checks its clock only
+ * between LP solves, and a node LP or a round of cuts on a model of a few
+ * hundred nodes takes minutes. Bounds and incumbents are streamed to the
+ * parent as they are found, incumbents as compute sequences. */
 struct search {
 	struct rp_milp *m;
-	double deadline, t0, first, bound;
+	struct rp_worker *w;
+	double deadline, mip_gap;
+	double sent_bound, sent_obj;
 	int injected, stopped;
+	int *seq, nseq;
 };
+
+/* Sends a solution as a compute sequence, stage by stage: the problem's
+ * own incumbent when x is NULL, else column values x (1-based). */
+static void
+send_incumbent(struct search *s, const double *x, double obj)
+{
+	struct rp_milp *m = s->m;
+	int t, i;
+
+	s->nseq = 0;
+	for (t = 0; t < m->n; t++)
+		for (i = 0; i <= t; i++) {
+			int c = m->rcol[tri(t, i)];
+			if (c != 0 && (x != NULL ? x[c] :
+			    glp_mip_col_val(m->lp, c)) > 0.5)
+				s->seq[s->nseq++] = i;
+		}
+	s->sent_obj = obj;
+	rp_worker_incumbent(s->w, obj, s->seq, s->nseq);
+}
 
 static void
 callback(glp_tree *T, void *info)
@@ -570,35 +603,207 @@ callback(glp_tree *T, void *info)
 	struct search *s = info;
 	int p;
 
-	switch (glp_ios_reason(T)) {
-	case GLP_IHEUR:
-		/* glp_ios_heur_sol does not check feasibility: offers were
-		 * checked against the model when they were accepted. */
-		if (!s->injected && s->m->warm != NULL) {
-			glp_ios_heur_sol(T, s->m->warm);
-			s->injected = 1;
-			if (s->first < 0)	/* the offered plan is the first */
-				s->first = rp_now() - s->t0;
-		}
-		break;
-	case GLP_IBINGO:
-		if (s->first < 0)
-			s->first = rp_now() - s->t0;
-		break;
-	default:
-		break;
+	/* glp_ios_heur_sol does not check feasibility: offers were checked
+	 * against the model when they were accepted. */
+	if (glp_ios_reason(T) == GLP_IHEUR && !s->injected &&
+	    s->m->warm != NULL) {
+		glp_ios_heur_sol(T, s->m->warm);
+		s->injected = 1;
 	}
+	/* Without presolve the search records incumbents in the problem
+	 * itself, found or injected. */
+	if (glp_mip_status(s->m->lp) == GLP_FEAS &&
+	    glp_mip_obj_val(s->m->lp) < s->sent_obj)
+		send_incumbent(s, NULL, glp_mip_obj_val(s->m->lp));
 	p = glp_ios_best_node(T);
 	if (p != 0) {
 		double b = glp_ios_node_bound(T, p);
-		if (b > s->bound)
-			s->bound = b;
+		if (b > s->sent_bound + 1e-9 * fabs(b)) {
+			s->sent_bound = b;
+			rp_worker_bound(s->w, b);
+		}
 	}
-	/* GLPK checks tm_lim only between LP solves: hold the wall clock. */
+	/* The parent kills the search at the deadline; stopping here first
+	 * lets it say how it ended. */
 	if (s->deadline > 0 && rp_now() > s->deadline) {
 		s->stopped = 1;
 		glp_ios_terminate(T);
 	}
+}
+
+/* The worker: glp_intopt from the LP relaxation's basis. */
+static void
+search_run(struct rp_worker *w, void *arg)
+{
+	struct search *s = arg;
+	struct rp_milp *m = s->m;
+	glp_iocp parm;
+	int rc, st, result;
+
+	s->w = w;
+	s->seq = rp_xmalloc(sizeof *s->seq * (size_t)(tri(m->n, 0) + 1));
+	glp_init_iocp(&parm);
+	parm.msg_lev = log_fn != NULL ? GLP_MSG_ON : GLP_MSG_OFF;
+	parm.presolve = GLP_OFF;	/* heuristic solutions index the original */
+	/* No feasibility pump: GLPK runs it at the root without calling back;
+	 * first solutions come from the offered plans. */
+	parm.fp_heur = GLP_OFF;
+	/* Gomory and MIR cuts help prove small models, but on large ones
+	 * GLPK spends minutes in them without calling back. */
+	parm.gmi_cuts = m->ncols <= 20000 ? GLP_ON : GLP_OFF;
+	parm.mir_cuts = m->ncols <= 20000 ? GLP_ON : GLP_OFF;
+	parm.cov_cuts = GLP_ON;
+	parm.clq_cuts = GLP_ON;
+	parm.br_tech = GLP_BR_PCH;
+	parm.bt_tech = GLP_BT_BLB;
+	parm.mip_gap = s->mip_gap;
+	parm.cb_func = callback;
+	parm.cb_info = s;
+	if (s->deadline > 0) {
+		double left = s->deadline - rp_now();
+		parm.tm_lim = left > 0.001 ? (left * 1000 < 2e9 ?
+		    (int)(left * 1000) : 2000000000) : 1;
+	}
+	rc = glp_intopt(m->lp, &parm);
+	st = glp_mip_status(m->lp);
+	if (st == GLP_NOFEAS)
+		result = RP_MILP_INFEASIBLE;
+	else if (st != GLP_OPT && st != GLP_FEAS)
+		result = rc == 0 || rc == GLP_ETMLIM || rc == GLP_ESTOP ||
+		    rc == GLP_EMIPGAP ? RP_MILP_NOSOLUTION : RP_MILP_ERROR;
+	else {
+		if (glp_mip_obj_val(m->lp) < s->sent_obj)
+			send_incumbent(s, NULL, glp_mip_obj_val(m->lp));
+		result = st == GLP_OPT && rc == 0 && !s->stopped ?
+		    RP_MILP_OPTIMAL : RP_MILP_FEASIBLE;
+	}
+	free(s->seq);
+	rp_worker_end(w, result, s->injected);
+}
+
+#ifdef HAVE_CBC
+/* The worker on CBC. Its C interface reports no incumbents during the
+ * search, so the offered plan is sent first and CBC is given a little
+ * less than the time left, to end by itself before the kill. */
+static void
+cbc_run(struct rp_worker *w, void *arg)
+{
+	struct search *s = arg;
+	struct rp_milp *m = s->m;
+	struct rp_cbc_model md;
+	int nr = m->nrows, nc = m->ncols, j, k, nz = 0, *ind, *start, *idx;
+	double *val, *v, *clo, *chi, *obj, *rlo, *rhi, *x, xobj = 0, bound;
+	double left = 0;
+	char *integer;
+	enum rp_cbc_status r;
+	int result;
+
+	s->w = w;
+	s->seq = rp_xmalloc(sizeof *s->seq * (size_t)(tri(m->n, 0) + 1));
+	if (m->warm != NULL)
+		send_incumbent(s, m->warm, m->warm_obj);
+	/* The model, column by column, 0-based. */
+	start = rp_xmalloc(sizeof *start * ((size_t)nc + 1));
+	idx = rp_xmalloc(sizeof *idx * ((size_t)m->nnz + 1));
+	val = rp_xmalloc(sizeof *val * ((size_t)m->nnz + 1));
+	ind = rp_xmalloc(sizeof *ind * ((size_t)nr + 1));
+	v = rp_xmalloc(sizeof *v * ((size_t)nr + 1));
+	clo = rp_xmalloc(sizeof *clo * (size_t)nc);
+	chi = rp_xmalloc(sizeof *chi * (size_t)nc);
+	obj = rp_xmalloc(sizeof *obj * (size_t)nc);
+	integer = rp_xmalloc((size_t)nc);
+	x = rp_xcalloc((size_t)nc + 1, sizeof *x);
+	rlo = rp_xmalloc(sizeof *rlo * (size_t)nr);
+	rhi = rp_xmalloc(sizeof *rhi * (size_t)nr);
+	for (j = 1; j <= nc; j++) {
+		int len = glp_get_mat_col(m->lp, j, ind, v), type;
+		start[j - 1] = nz;
+		for (k = 1; k <= len; k++) {
+			idx[nz] = ind[k] - 1;
+			val[nz++] = v[k];
+		}
+		type = glp_get_col_type(m->lp, j);
+		clo[j - 1] = type == GLP_FR || type == GLP_UP ? -HUGE_VAL :
+		    glp_get_col_lb(m->lp, j);
+		chi[j - 1] = type == GLP_FR || type == GLP_LO ? HUGE_VAL :
+		    glp_get_col_ub(m->lp, j);
+		obj[j - 1] = glp_get_obj_coef(m->lp, j);
+		integer[j - 1] = glp_get_col_kind(m->lp, j) != GLP_CV;
+	}
+	start[nc] = nz;
+	for (j = 1; j <= nr; j++) {
+		int type = glp_get_row_type(m->lp, j);
+		rlo[j - 1] = type == GLP_FR || type == GLP_UP ? -HUGE_VAL :
+		    glp_get_row_lb(m->lp, j);
+		rhi[j - 1] = type == GLP_FR || type == GLP_LO ? HUGE_VAL :
+		    glp_get_row_ub(m->lp, j);
+	}
+	md = (struct rp_cbc_model){ nr, nc, start, idx, val, clo, chi, obj,
+	    rlo, rhi, integer };
+	if (s->deadline > 0) {
+		left = s->deadline - rp_now();
+		left = fmax(fmin(left * 0.9, left - 0.5), 0.01);
+	}
+	r = rp_cbc_solve(&md, m->warm != NULL ? m->warm + 1 : NULL, left,
+	    s->mip_gap, m->threads, x + 1, &xobj, &bound);
+	if (bound > s->sent_bound)
+		rp_worker_bound(w, bound);
+	if ((r == RP_CBC_OPTIMAL || r == RP_CBC_FEASIBLE) && xobj < s->sent_obj)
+		send_incumbent(s, x, xobj);
+	switch (r) {
+	case RP_CBC_OPTIMAL:
+		result = RP_MILP_OPTIMAL;
+		break;
+	case RP_CBC_FEASIBLE:
+		result = RP_MILP_FEASIBLE;
+		break;
+	case RP_CBC_INFEASIBLE:
+		result = RP_MILP_INFEASIBLE;
+		break;
+	case RP_CBC_NOSOLUTION:
+		result = m->warm != NULL ? RP_MILP_FEASIBLE : RP_MILP_NOSOLUTION;
+		break;
+	default:
+		result = m->warm != NULL ? RP_MILP_FEASIBLE : RP_MILP_ERROR;
+		break;
+	}
+	free(start);
+	free(idx);
+	free(val);
+	free(ind);
+	free(v);
+	free(clo);
+	free(chi);
+	free(obj);
+	free(integer);
+	free(x);
+	free(rlo);
+	free(rhi);
+	free(s->seq);
+	rp_worker_end(w, result, m->warm != NULL);
+}
+#endif
+
+int
+rp_milp_set_engine(struct rp_milp *m, enum rp_milp_engine engine, int threads)
+{
+#ifndef HAVE_CBC
+	if (engine == RP_MILP_CBC)
+		return -1;
+#endif
+	m->engine = engine;
+	m->threads = threads > 0 ? threads : 1;
+	return 0;
+}
+
+int
+rp_milp_have_cbc(void)
+{
+#ifdef HAVE_CBC
+	return 1;
+#else
+	return 0;
+#endif
 }
 
 void
@@ -606,81 +811,58 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
     struct rp_milp_solution *sol, struct rp_seq *seq)
 {
 	struct search s;
-	glp_iocp parm;
-	double lpobj;
-	int rc, st, t, i;
+	struct rp_worker_out out;
+	double t0 = rp_now(), lpobj;
+	int k;
 
 	memset(sol, 0, sizeof *sol);
 	sol->first_s = -1;
 	sol->bound = NAN;	/* unknown until the LP relaxation is solved */
-	memset(&s, 0, sizeof s);
-	s.m = m;
-	s.t0 = rp_now();
-	s.first = -1;
-	s.bound = -HUGE_VAL;
-	s.deadline = seconds > 0 ? s.t0 + seconds : 0;
 	if (!m->lp_ok) {
 		enum rp_milp_result r = rp_milp_solve_lp(m, seconds, &lpobj);
 		if (r != RP_MILP_OPTIMAL) {
 			sol->result = r;
-			sol->solve_s = rp_now() - s.t0;
+			sol->solve_s = rp_now() - t0;
 			return;
 		}
 	}
-	s.bound = glp_get_obj_val(m->lp);
-	glp_init_iocp(&parm);
-	parm.msg_lev = log_fn != NULL ? GLP_MSG_ON : GLP_MSG_OFF;
-	parm.presolve = GLP_OFF;	/* heuristic solutions index the original */
-	/* No feasibility pump: GLPK runs it at the root without calling back
-	 * or looking at the clock (it overran a 30 s limit by 10 s in
-	 * bench/milp.sh); first solutions come from the offered plans. */
-	parm.fp_heur = GLP_OFF;
-	/* Gomory and MIR cuts help prove small models, but on large ones
-	 * GLPK spends seconds to minutes in them without calling back
-	 * (linear-64, 35k columns: 80 s against a 30 s limit). */
-	parm.gmi_cuts = m->ncols <= 20000 ? GLP_ON : GLP_OFF;
-	parm.mir_cuts = m->ncols <= 20000 ? GLP_ON : GLP_OFF;
-	parm.cov_cuts = GLP_ON;
-	parm.clq_cuts = GLP_ON;
-	parm.br_tech = GLP_BR_PCH;
-	parm.bt_tech = GLP_BT_BLB;
-	parm.mip_gap = mip_gap > 0 ? mip_gap : 0;
-	parm.cb_func = callback;
-	parm.cb_info = &s;
-	if (seconds > 0) {
-		double left = s.deadline - rp_now();
-		parm.tm_lim = left > 0.001 ? (int)(left * 1000) : 1;
-	}
-	rc = glp_intopt(m->lp, &parm);
-	sol->solve_s = rp_now() - s.t0;
-	sol->first_s = s.first;
-	sol->used_offer = s.injected;
-	st = glp_mip_status(m->lp);
-	if (st == GLP_NOFEAS) {
-		sol->result = RP_MILP_INFEASIBLE;
-		return;
-	}
-	if (st != GLP_OPT && st != GLP_FEAS) {
-		sol->result = rc == 0 || rc == GLP_ETMLIM || rc == GLP_ESTOP ||
-		    rc == GLP_EMIPGAP ? RP_MILP_NOSOLUTION : RP_MILP_ERROR;
-		sol->bound = s.bound;	/* the LP bound, or better */
-		return;
-	}
-	sol->obj = glp_mip_obj_val(m->lp);
-	if (st == GLP_OPT && rc == 0 && !s.stopped) {
-		sol->result = RP_MILP_OPTIMAL;
-		sol->bound = sol->obj;
-	} else {
-		/* stopped by the clock, the time limit or the gap tolerance */
-		sol->result = RP_MILP_FEASIBLE;
-		sol->bound = s.bound < sol->obj ? s.bound : sol->obj;
-	}
-	for (t = 0; t < m->n; t++)
-		for (i = 0; i <= t; i++) {
-			int c = m->rcol[tri(t, i)];
-			if (c != 0 && glp_mip_col_val(m->lp, c) > 0.5)
-				rp_seq_push(seq, i);
+	lpobj = glp_get_obj_val(m->lp);
+	memset(&s, 0, sizeof s);
+	s.m = m;
+	s.deadline = seconds > 0 ? t0 + seconds : 0;
+	s.mip_gap = mip_gap > 0 ? mip_gap : 0;
+	s.sent_bound = lpobj;
+	s.sent_obj = HUGE_VAL;
+#ifdef HAVE_CBC
+	if (m->engine == RP_MILP_CBC)
+		rp_worker_run(cbc_run, &s, s.deadline, &out);
+	else
+#endif
+		rp_worker_run(search_run, &s, s.deadline, &out);
+	sol->solve_s = rp_now() - t0;
+	sol->first_s = out.first_s >= 0 ? out.first_s + (sol->solve_s -
+	    out.run_s) : -1;
+	sol->used_offer = out.ended ? out.aux : m->warm != NULL && out.has_sol;
+	if (out.ended)
+		sol->result = out.status;
+	else if (out.has_sol)
+		sol->result = RP_MILP_FEASIBLE;	/* killed at the deadline */
+	else
+		sol->result = out.finished ? RP_MILP_ERROR : RP_MILP_NOSOLUTION;
+	if (sol->result == RP_MILP_OPTIMAL || sol->result == RP_MILP_FEASIBLE) {
+		if (!out.has_sol) {
+			sol->result = RP_MILP_ERROR;	/* cannot happen */
+			free(out.sol);
+			return;
 		}
+		sol->obj = out.obj;
+		sol->bound = sol->result == RP_MILP_OPTIMAL ? out.obj :
+		    fmin(fmax(out.bound, lpobj), out.obj);
+		for (k = 0; k < out.nsol; k++)
+			rp_seq_push(seq, out.sol[k]);
+	} else if (sol->result == RP_MILP_NOSOLUTION)
+		sol->bound = fmax(out.bound, lpobj);
+	free(out.sol);
 }
 
 int

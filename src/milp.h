@@ -75,6 +75,14 @@ double rp_milp_lp_s(const struct rp_milp *m, int t, int i);
  * accounting. Keeps the cheapest accepted one. */
 int rp_milp_offer(struct rp_milp *m, const struct rp_plan *p);
 
+/* The engine rp_milp_solve searches with: GLPK (always built) or COIN-OR
+ * CBC (when configure found it). threads: CBC's threads (GLPK has one).
+ * Returns -1 when the engine is not built in. */
+enum rp_milp_engine { RP_MILP_GLPK, RP_MILP_CBC };
+int rp_milp_set_engine(struct rp_milp *m, enum rp_milp_engine engine,
+    int threads);
+int rp_milp_have_cbc(void);
+
 struct rp_milp_solution {
 	enum rp_milp_result result;
 	double obj;		/* objective of the best solution */
@@ -85,8 +93,10 @@ struct rp_milp_solution {
 };
 
 /* Runs branch and bound within seconds (<= 0: no limit) and relative gap
- * mip_gap, from the LP relaxation (solved here if not yet). On a solution,
- * appends its compute sequence (stage by stage) to seq. */
+ * mip_gap, from the LP relaxation (solved here if not yet). The search runs
+ * in a child process killed when the time is up (worker.h), so the limit
+ * is hard; what it found by then is kept. On a solution, appends its
+ * compute sequence (stage by stage) to seq. */
 void rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
     struct rp_milp_solution *sol, struct rp_seq *seq);
 

@@ -43,6 +43,8 @@ rp_options_init(struct rp_options *opt)
 	opt->dtr_banish = 0;
 	opt->dtr_thrash = 3.0;
 	opt->seed = 1;
+	opt->solver = 0;	/* RP_MILP_GLPK */
+	opt->threads = 1;
 }
 
 void

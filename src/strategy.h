@@ -20,10 +20,14 @@ struct rp_options {
 	double dtr_thrash;	/* give up past this multiple of the baseline, <= 0: never */
 	unsigned long long seed; /* for randomized choices */
 	double mip_gap;		/* relative gap at which the MILP stops, 0: prove */
+	int solver;		/* ilp's engine: enum rp_milp_engine */
+	int threads;		/* threads for an engine that has them */
 };
 
 /* Fills opt with the defaults documented in remat-plan(1). */
 void rp_options_init(struct rp_options *opt);
+
+struct rp_lp_memo;
 
 struct rp_problem {
 	const struct rp_graph *g;
@@ -33,6 +37,10 @@ struct rp_problem {
 	int64_t ckpt_all_peak;	/* peak of checkpoint-all: the 100% budget */
 	int64_t min_budget;	/* no plan can need less */
 	int min_node;		/* the node that needs it, -1 for the outputs */
+	/* Where LP rounding keeps its result so that lp-round and ilp in one
+	 * run solve and round the LP relaxation once (lpround.h); NULL: not
+	 * kept. Set by the caller. */
+	struct rp_lp_memo *lp_memo;
 };
 
 /* Fills the derived figures of a problem. */

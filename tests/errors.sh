@@ -176,6 +176,12 @@ expect 2 "remat-plan: MIP gap '2' is not a fraction in [0, 1) or a percentage be
 $TRY" --graph $L --budget 1G --mip-gap 2
 expect 2 "remat-plan: MIP gap 'small' is not a fraction in [0, 1) or a percentage below 100%
 $TRY" --graph $L --budget 1G --mip-gap small
+expect 2 "remat-plan: unknown solver 'gurobi' (glpk or cbc)
+$TRY" --graph $L --budget 1G --solver gurobi
+expect 2 "remat-plan: thread count '0' is not a number from 1 to 256
+$TRY" --graph $L --budget 1G --threads 0
+expect 2 "remat-plan: thread count 'two' is not a number from 1 to 256
+$TRY" --graph $L --budget 1G --threads two
 expect 2 "remat-plan: --write-mps, --write-lp and --read-solution cannot be combined with --check, --info or --strategy
 $TRY" --graph $L --budget 1G --write-mps "$TMP/m.mps" --strategy ilp
 expect 2 "remat-plan: --read-solution cannot be combined with --write-mps or --write-lp

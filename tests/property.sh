@@ -5,68 +5,85 @@
 # written) or writes a plan that --check, replaying the file, accepts with
 # the same cost and a peak within the budget, and that the independent
 # checker (tests/plancheck.py) accepts with the same cost and peak; and ilp
-# is never worse than another strategy. The MILP strategies get 2 seconds.
+# is never worse than another strategy, with either MILP engine (CBC where
+# built in). The MILP strategies get 2 seconds.
 . "${top_srcdir:-.}/tests/lib.sh"
 GEN=$(cd "$top_builddir" && pwd)/tools/gengraph
 for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
 	"$GEN" training $((6 + seed)) $seed >"$TMP/training-$seed.xml"
 done
 
-for g in "$SRC"/graphs/*.xml "$TMP"/training-*.xml; do
+# plan GRAPH STRATEGY PCT TAG [OPTION...]: plans, checks the outcome and
+# keeps a fitting plan's cost in $TMP/costs-GRAPH-PCT-TAG.
+plan() {
+	g=$1 s=$2 b=$3 tag=$4
+	shift 4
 	name=$(basename "$g" .xml)
-	for s in $(strategies); do
-		for b in 100 80 60 40; do
-			what="$s on $name at $b%"
-			out="$TMP/plan.xml"
-			rm -f "$out"
-			"$RP" --graph "$g" --budget "$b%" --strategy "$s" -f csv \
-			    --time-limit 2 -o "$out" >"$TMP/report" 2>"$TMP/err"
-			rc=$?
-			if [ "$rc" -eq 1 ]; then
-				if [ -e "$out" ]; then
-					fail "$what: no fit, but a plan file was written"
-				elif ! grep -q "^$s,\(over budget\|no plan\)," "$TMP/report" &&
-				    ! grep -q "is below the smallest budget any plan can need" "$TMP/err"; then
-					fail "$what: status 1 without an over-budget row"
-				else
-					pass
-				fi
-				continue
-			fi
-			if [ "$rc" -ne 0 ] || [ ! -s "$out" ]; then
-				fail "$what: exit status $rc: $(cat "$TMP/err")"
-				continue
-			fi
-			row=$(grep "^$s,fits," "$TMP/report")
-			cost=$(echo "$row" | cut -d, -f3)
-			independent "$g" "$out" "$(echo "$row" | cut -d, -f6)" \
-			    "$cost" "$(echo "$row" | cut -d, -f5)" "$what"
-			echo "$cost" >>"$TMP/costs-$name-$b-$s"
-			"$RP" --graph "$g" --budget "$b%" --check "$out" -f csv \
-			    >"$TMP/check" 2>"$TMP/err"
-			crc=$?
-			ccost=$(sed -n 2p "$TMP/check" | cut -d, -f3)
-			fits=$(sed -n 2p "$TMP/check" | cut -d, -f9)
-			if [ "$crc" -ne 0 ]; then
-				fail "$what: --check exit $crc: $(cat "$TMP/err")"
-			elif [ "$fits" != yes ]; then
-				fail "$what: replayed plan does not fit"
-			elif [ -z "$cost" ] || [ "$cost" != "$ccost" ]; then
-				fail "$what: reported cost '$cost', replayed '$ccost'"
-			else
-				pass
-			fi
+	what="$tag on $name at $b%"
+	out="$TMP/plan.xml"
+	rm -f "$out"
+	"$RP" --graph "$g" --budget "$b%" --strategy "$s" -f csv \
+	    --time-limit 2 -o "$out" "$@" >"$TMP/report" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 1 ]; then
+		if [ -e "$out" ]; then
+			fail "$what: no fit, but a plan file was written"
+		elif ! grep -q "^$s,\(over budget\|no plan\)," "$TMP/report" &&
+		    ! grep -q "is below the smallest budget any plan can need" "$TMP/err"; then
+			fail "$what: status 1 without an over-budget row"
+		else
+			pass
+		fi
+		return
+	fi
+	if [ "$rc" -ne 0 ] || [ ! -s "$out" ]; then
+		fail "$what: exit status $rc: $(cat "$TMP/err")"
+		return
+	fi
+	row=$(grep "^$s,fits," "$TMP/report")
+	cost=$(echo "$row" | cut -d, -f3)
+	independent "$g" "$out" "$(echo "$row" | cut -d, -f6)" \
+	    "$cost" "$(echo "$row" | cut -d, -f5)" "$what"
+	echo "$cost" >>"$TMP/costs-$name-$b-$tag"
+	"$RP" --graph "$g" --budget "$b%" --check "$out" -f csv \
+	    >"$TMP/check" 2>"$TMP/err"
+	crc=$?
+	ccost=$(sed -n 2p "$TMP/check" | cut -d, -f3)
+	fits=$(sed -n 2p "$TMP/check" | cut -d, -f9)
+	if [ "$crc" -ne 0 ]; then
+		fail "$what: --check exit $crc: $(cat "$TMP/err")"
+	elif [ "$fits" != yes ]; then
+		fail "$what: replayed plan does not fit"
+	elif [ -z "$cost" ] || [ "$cost" != "$ccost" ]; then
+		fail "$what: reported cost '$cost', replayed '$ccost'"
+	else
+		pass
+	fi
+}
+
+# The CBC engine is tested where configure built it in.
+cbc=
+if "$RP" --graph "$SRC/graphs/linear-8.xml" --solver cbc --info \
+    >/dev/null 2>&1; then
+	cbc=yes
+fi
+for g in "$SRC"/graphs/*.xml "$TMP"/training-*.xml; do
+	for b in 100 80 60 40; do
+		for s in $(strategies); do
+			plan "$g" "$s" "$b" "$s"
 		done
+		[ -z "$cbc" ] || plan "$g" ilp "$b" ilp-cbc --solver cbc
 	done
 done
-# ilp starts from every other strategy's plan: it is never worse than any
-# of them that fits.
-for f in "$TMP"/costs-*-ilp; do
+# ilp starts from every other strategy's plan: with either engine it is
+# never worse than any of them that fits.
+for f in "$TMP"/costs-*-ilp "$TMP"/costs-*-ilp-cbc; do
 	[ -f "$f" ] || continue
 	key=${f%-ilp}
+	key=${key%-ilp-cbc}
 	ilp=$(cat "$f")
 	for o in "$key"-*; do
-		[ "$o" = "$f" ] && continue
+		case $o in *-ilp|*-ilp-cbc) continue ;; esac
 		if awk -v a="$ilp" -v b="$(cat "$o")" 'BEGIN { exit !(a > b + 1e-9) }'; then
 			fail "ilp ($ilp) is worse than ${o##*-} ($(cat "$o")) for ${key#"$TMP"/costs-}"
 		else

@@ -202,6 +202,29 @@ main(void)
 			CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL &&
 			    lpobj <= opt_cost + 1e-6);
 		}
+		/* The CBC engine, where built in, agrees with the oracle. */
+		if (rp_milp_have_cbc()) {
+			struct rp_milp *mc = rp_milp_build(g, budget, &cause);
+			struct rp_seq sc = { 0 };
+			CHECK(rp_milp_set_engine(mc, RP_MILP_CBC, 1) == 0);
+			rp_milp_solve(mc, 0, 0, &sol, &sc);
+			if (opt_cost == HUGE_VAL)
+				CHECK(sol.result == RP_MILP_INFEASIBLE);
+			else {
+				struct rp_plan p;
+				struct rp_sim s;
+				CHECK(sol.result == RP_MILP_OPTIMAL &&
+				    fabs(sol.obj - opt_cost) < 1e-6);
+				rp_plan_init(&p);
+				rp_plan_from_seq(g, sc.node, sc.len, &p);
+				CHECK(rp_simulate(g, &p, &s) == 0);
+				CHECK(s.peak <= budget && fabs(s.cost - opt_cost) < 1e-6);
+				rp_sim_destroy(&s);
+				rp_plan_destroy(&p);
+			}
+			rp_seq_destroy(&sc);
+			rp_milp_free(mc);
+		}
 		rp_milp_free(m);
 		rp_seq_destroy(&seq);
 

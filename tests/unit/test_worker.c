@@ -1,0 +1,88 @@
+/* test_worker.c: the forked solver worker: reports arrive, large payloads
+ * survive the pipe, a child past its deadline is killed, a child that
+ * dies is noticed. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "t.h"
+#include "../../src/util.h"
+#include "../../src/worker.h"
+
+struct job {
+	int mode, n;
+};
+
+static void
+child(struct rp_worker *w, void *arg)
+{
+	struct job *j = arg;
+	int *v = malloc(sizeof *v * (size_t)j->n), i;
+
+	for (i = 0; i < j->n; i++)
+		v[i] = i * 7;
+	rp_worker_bound(w, 3.0);
+	rp_worker_bound(w, 2.0);	/* not better: ignored */
+	rp_worker_incumbent(w, 9.0, v, j->n > 3 ? 3 : j->n);
+	rp_worker_incumbent(w, 8.0, v, j->n);
+	rp_worker_bound(w, 5.0);
+	free(v);
+	switch (j->mode) {
+	case 1:	/* stuck in one long solver step */
+		for (;;)
+			pause();
+	case 2:	/* the solver dies (GLPK aborts on internal errors) */
+		_exit(3);
+	default:
+		rp_worker_end(w, 42, 7);
+	}
+}
+
+static void
+check_reports(const struct rp_worker_out *o, int n)
+{
+	int i, ok = 1;
+
+	CHECK(o->bound == 5.0);
+	CHECK(o->has_sol && o->obj == 8.0);
+	CHECK(o->nsol == n);
+	for (i = 0; i < o->nsol && i < n; i++)
+		ok &= o->sol[i] == i * 7;
+	CHECK(ok);
+	CHECK(o->first_s >= 0);
+}
+
+int
+main(void)
+{
+	struct rp_worker_out o;
+	struct job j;
+
+	/* A child that ends by itself, with a payload much larger than the
+	 * pipe buffer. */
+	j = (struct job){ 0, 1 << 20 };
+	rp_worker_run(child, &j, 0, &o);
+	CHECK(o.finished && o.ended && !o.inproc);
+	CHECK(o.status == 42 && o.aux == 7);
+	check_reports(&o, j.n);
+	free(o.sol);
+
+	/* A child stuck past its deadline is killed; what it sent is kept.
+	 * The limit is only to notice a kill that never happens. */
+	j = (struct job){ 1, 10 };
+	rp_worker_run(child, &j, rp_now() + 0.2, &o);
+	CHECK(!o.finished && !o.ended);
+	CHECK(o.run_s < 60);
+	check_reports(&o, j.n);
+	free(o.sol);
+
+	/* A child that dies without saying how it ended. */
+	j = (struct job){ 2, 10 };
+	rp_worker_run(child, &j, 0, &o);
+	CHECK(o.finished && !o.ended);
+	check_reports(&o, j.n);
+	free(o.sol);
+	return t_done("test_worker");
+}
