@@ -17,8 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$gen" training 75 3 >"$tmp/training-151.xml"
 "$gen" training 175 3 >"$tmp/training-351.xml"
 
-echo "| graph | nodes | budget | elim. | rows | cols | nonzeros | build s | LP s | LP bound | lp-round | best heuristic | GLPK first s | GLPK s | GLPK result | GLPK cost | GLPK gap | CBC first s | CBC s | CBC result | CBC cost | CBC gap | lp-round / best |"
-echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|"
+echo "| graph | nodes | budget | elim. | rows | cols | nonzeros | build s | LP s | Clp LP s | LP bound | lp-round | best heuristic | GLPK first s | GLPK s | GLPK result | GLPK cost | GLPK gap | CBC first s | CBC s | CBC result | CBC cost | CBC gap | lp-round / best |"
+echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|"
 run() {	# graph pct [noreduce]
 	"$bench" "$1" "$2" "$secs" ${3:-} | awk -F, '
 	function num(x) { return x == "" ? 1e300 : x + 0 }
@@ -31,8 +31,9 @@ run() {	# graph pct [noreduce]
 	    cbc = NF >= 28
 	    if (cbc && num($26) < best) best = num($26)
 	    ratio = ($12 != "" && best < 1e300) ? sprintf("%.3f", $12 / best) : "-"
-	    printf "| %s | %s | %s%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-	        $1, $2, $3, $4 ? "on" : "off", $5, $6, $7, $9, $10, $11, $12, $14,
+	    printf "| %s | %s | %s%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+	        $1, $2, $3, $4 ? "on" : "off", $5, $6, $7, $9, $10,
+	        cbc ? $29 : "n/a", $11, $12, $14,
 	        dash($16), $17, $18, $19, gap($21),
 	        cbc ? dash($23) : "n/a", cbc ? $24 : "n/a",
 	        cbc ? $25 : "not built", cbc ? $26 : "",

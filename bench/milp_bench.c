@@ -3,7 +3,9 @@
  * graph,nodes,budget_pct,reduce,rows,cols,nonzeros,eliminated,build_s,
  * lp_s,lp_bound,lpround_cost,lpround_s,best_heuristic, then for each
  * engine (GLPK, and CBC when built in) from the same LP basis and the same
- * starting plans: engine,first_s,solve_s,result,obj,bound,gap
+ * starting plans: engine,first_s,solve_s,result,obj,bound,gap; with CBC
+ * last, the time of the LP relaxation on Clp (">" when not solved within
+ * SECONDS)
  * Usage: milp_bench GRAPH PERCENT SECONDS [noreduce] */
 #include "config.h"
 
@@ -119,8 +121,18 @@ main(int argc, char **argv)
 		printf("%.6g", heur_best);
 	fflush(stdout);
 	search(m, RP_MILP_GLPK, "glpk", secs);
-	if (rp_milp_have_cbc())
+	if (rp_milp_have_cbc()) {
+		struct rp_milp *m2 = rp_milp_build_ex(g, pb.budget, reduce, &cause);
+		double o;
 		search(m, RP_MILP_CBC, "cbc", secs);
+		/* the LP alone on Clp, on a fresh model, for its time */
+		rp_milp_set_engine(m2, RP_MILP_CBC, 1);
+		t0 = rp_now();
+		printf(",%s", rp_milp_solve_lp(m2, secs, &o) == RP_MILP_OPTIMAL ?
+		    "" : ">");
+		printf("%.3f", rp_now() - t0);
+		rp_milp_free(m2);
+	}
 	printf("\n");
 	rp_best_destroy(&best);
 	rp_milp_free(m);

@@ -12,20 +12,17 @@
 #include "cbc.h"
 #include "util.h"
 
-enum rp_cbc_status
-rp_cbc_solve(const struct rp_cbc_model *md, const double *start,
-    double seconds, double gap, int threads, double *x, double *obj,
-    double *bound)
+/* Loads md into a new quiet CBC model; integer columns only if ints. */
+static Cbc_Model *
+load(const struct rp_cbc_model *md, int ints)
 {
 	Cbc_Model *c = Cbc_newModel();
 	CoinBigIndex *st = rp_xmalloc(sizeof *st * ((size_t)md->ncols + 1));
 	double *rlo = rp_xmalloc(sizeof *rlo * ((size_t)md->nrows + 1));
 	double *rhi = rp_xmalloc(sizeof *rhi * ((size_t)md->nrows + 1));
-	int *idx = NULL, nstart = 0, j, ok;
-	double *val = NULL;
-	const double *sol;
-	char buf[32];
-	enum rp_cbc_status r;
+	double *clo = rp_xmalloc(sizeof *clo * ((size_t)md->ncols + 1));
+	double *chi = rp_xmalloc(sizeof *chi * ((size_t)md->ncols + 1));
+	int j;
 
 	for (j = 0; j <= md->ncols; j++)
 		st[j] = md->start[j];
@@ -34,13 +31,55 @@ rp_cbc_solve(const struct rp_cbc_model *md, const double *start,
 		rlo[j] = isinf(md->rowlo[j]) ? -DBL_MAX : md->rowlo[j];
 		rhi[j] = isinf(md->rowhi[j]) ? DBL_MAX : md->rowhi[j];
 	}
+	for (j = 0; j < md->ncols; j++) {
+		clo[j] = isinf(md->collo[j]) ? -DBL_MAX : md->collo[j];
+		chi[j] = isinf(md->colhi[j]) ? DBL_MAX : md->colhi[j];
+	}
 	Cbc_loadProblem(c, md->ncols, md->nrows, st, md->index, md->value,
-	    md->collo, md->colhi, md->obj, rlo, rhi);
-	for (j = 0; j < md->ncols; j++)
-		if (md->integer[j])
-			Cbc_setInteger(c, j);
+	    clo, chi, md->obj, rlo, rhi);
+	if (ints)
+		for (j = 0; j < md->ncols; j++)
+			if (md->integer[j])
+				Cbc_setInteger(c, j);
 	Cbc_setObjSense(c, 1);
 	Cbc_setLogLevel(c, 0);
+	free(st);
+	free(rlo);
+	free(rhi);
+	free(clo);
+	free(chi);
+	return c;
+}
+
+enum rp_cbc_status
+rp_cbc_solve_lp(const struct rp_cbc_model *md, double *x, double *obj)
+{
+	Cbc_Model *c = load(md, 0);
+	enum rp_cbc_status r = RP_CBC_ERROR;
+
+	Cbc_solve(c);
+	if (Cbc_isProvenOptimal(c)) {
+		memcpy(x, Cbc_getColSolution(c), sizeof *x * (size_t)md->ncols);
+		*obj = Cbc_getObjValue(c);
+		r = RP_CBC_OPTIMAL;
+	} else if (Cbc_isProvenInfeasible(c))
+		r = RP_CBC_INFEASIBLE;
+	Cbc_deleteModel(c);
+	return r;
+}
+
+enum rp_cbc_status
+rp_cbc_solve(const struct rp_cbc_model *md, const double *start,
+    double seconds, double gap, int threads, double *x, double *obj,
+    double *bound)
+{
+	Cbc_Model *c = load(md, 1);
+	int *idx = NULL, nstart = 0, j, ok;
+	double *val = NULL;
+	const double *sol;
+	char buf[32];
+	enum rp_cbc_status r;
+
 	if (seconds > 0)
 		Cbc_setMaximumSeconds(c, seconds);
 	Cbc_setAllowableFractionGap(c, gap > 0 ? gap : 0);
@@ -80,9 +119,6 @@ rp_cbc_solve(const struct rp_cbc_model *md, const double *start,
 	else
 		r = ok ? RP_CBC_FEASIBLE : RP_CBC_NOSOLUTION;
 	Cbc_deleteModel(c);
-	free(st);
-	free(rlo);
-	free(rhi);
 	free(idx);
 	free(val);
 	return r;

@@ -32,4 +32,10 @@ enum rp_cbc_status rp_cbc_solve(const struct rp_cbc_model *md,
     const double *start, double seconds, double gap, int threads,
     double *x, double *obj, double *bound);
 
+/* Solves the LP relaxation of md (every column continuous) with CBC's LP
+ * solver, Clp. On success fills x and *obj and returns RP_CBC_OPTIMAL.
+ * Clp does not look at a clock: run it where it can be stopped. */
+enum rp_cbc_status rp_cbc_solve_lp(const struct rp_cbc_model *md, double *x,
+    double *obj);
+
 #endif

@@ -43,6 +43,8 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 
 	rp_best_init(&best);
 	m = rp_milp_build(g, pb->budget, &why);
+	if (m != NULL && pb->opt != NULL)
+		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
 	/* LP relaxation, and the plans of LP rounding. */
 	if (m != NULL && rp_lp_round(pb, m, deadline, &best, &lpb, cause) != 0)
 		goto out;
@@ -77,8 +79,6 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	if (best.have && best.fits && rp_milp_offer(m, &best.plan) == 0)
 		offered++;
 
-	if (pb->opt != NULL)
-		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
 	/* A spent deadline still gets a token search (0 would mean none). */
 	rp_milp_solve(m, fmax(deadline - rp_now(), 1e-3), gap, &sol, &seq);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {

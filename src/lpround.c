@@ -212,6 +212,8 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		*note = why;	/* too large for the model: no plan, said so */
 		return 0;
 	}
+	if (m != NULL && pb->opt != NULL)
+		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
 	rp_best_init(&best);
 	rc = rp_lp_round(pb, m, deadline, &best, bound, cause);
 	if (rc == 0) {
@@ -229,6 +231,6 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 
 const struct rp_strategy rp_strategy_lp_round = {
 	"lp-round",
-	"Checkmate two-phase rounding of the MILP's LP relaxation (GLPK)",
+	"Checkmate two-phase rounding of the MILP's LP relaxation (GLPK, or --solver cbc)",
 	lp_round_run,
 };

@@ -29,6 +29,9 @@ struct rp_milp {
 	long nnz;
 	double build_s;
 	int lp_ok;		/* the LP relaxation is solved */
+	double *lpx;		/* its solution by column (1-based) when an
+				   engine other than GLPK solved it, else NULL */
+	double lpobj;		/* its optimum */
 	double *warm;		/* accepted offer, by column (1-based) */
 	int *wsrow, nws;	/* rows bounding U + workspace */
 	double warm_obj;
@@ -330,6 +333,7 @@ rp_milp_free(struct rp_milp *m)
 	free(m->fcol);
 	free(m->fbase);
 	free(m->warm);
+	free(m->lpx);
 	free(m->wsrow);
 	free(m);
 }
@@ -351,6 +355,8 @@ rp_milp_set_budget(struct rp_milp *m, int64_t budget)
 	for (i = 0; i < m->nws; i++)
 		glp_set_row_bnds(m->lp, m->wsrow[i], GLP_UP, 0, m->budget);
 	m->lp_ok = 0;
+	free(m->lpx);
+	m->lpx = NULL;
 	free(m->warm);
 	m->warm = NULL;
 }
@@ -366,19 +372,31 @@ rp_milp_stats(const struct rp_milp *m, struct rp_milp_stats *st)
 	st->build_s = m->build_s;
 }
 
+#ifdef HAVE_CBC
+static enum rp_milp_result solve_lp_clp(struct rp_milp *m, double seconds,
+    double *obj);
+#endif
+
 enum rp_milp_result
 rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 {
 	glp_smcp parm;
 	int rc, st;
 
+	free(m->lpx);
+	m->lpx = NULL;
+	m->lp_ok = 0;
+	if (m->budget < 0)
+		return RP_MILP_INFEASIBLE;
+#ifdef HAVE_CBC
+	if (m->engine == RP_MILP_CBC)
+		return solve_lp_clp(m, seconds, obj);
+#endif
 	glp_init_smcp(&parm);
 	parm.msg_lev = log_fn != NULL ? GLP_MSG_ON : GLP_MSG_OFF;
 	parm.meth = GLP_DUALP;	/* dual simplex: far faster on this model */
 	if (seconds > 0)
 		parm.tm_lim = seconds * 1000 < 2e9 ? (int)(seconds * 1000) : 2000000000;
-	if (m->budget < 0)
-		return RP_MILP_INFEASIBLE;
 	rc = glp_simplex(m->lp, &parm);
 	st = glp_get_status(m->lp);
 	if (rc == GLP_ETMLIM)
@@ -390,7 +408,7 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 	if (st != GLP_OPT)
 		return RP_MILP_ERROR;
 	m->lp_ok = 1;
-	*obj = glp_get_obj_val(m->lp);
+	*obj = m->lpobj = glp_get_obj_val(m->lp);
 	return RP_MILP_OPTIMAL;
 }
 
@@ -401,7 +419,9 @@ rp_milp_lp_s(const struct rp_milp *m, int t, int i)
 	if (!m->lp_ok || i >= t || t >= m->n)
 		return 0;
 	c = m->scol[tri(t, i)];
-	return c ? glp_get_col_prim(m->lp, c) : 0;
+	if (c == 0)
+		return 0;
+	return m->lpx != NULL ? m->lpx[c] : glp_get_col_prim(m->lp, c);
 }
 
 /* ---- offers: plans as starting solutions ---- */
@@ -682,6 +702,73 @@ search_run(struct rp_worker *w, void *arg)
 }
 
 #ifdef HAVE_CBC
+/* The model as CBC takes it: column-major, 0-based. */
+struct cbc_copy {
+	struct rp_cbc_model md;
+	int *start, *idx;
+	double *val, *clo, *chi, *obj, *rlo, *rhi;
+	char *integer;
+};
+
+static void
+cbc_copy_init(struct rp_milp *m, struct cbc_copy *cc)
+{
+	int nr = m->nrows, nc = m->ncols, j, k, nz = 0, len, type;
+	int *ind = rp_xmalloc(sizeof *ind * ((size_t)nr + 1));
+	double *v = rp_xmalloc(sizeof *v * ((size_t)nr + 1));
+
+	cc->start = rp_xmalloc(sizeof *cc->start * ((size_t)nc + 1));
+	cc->idx = rp_xmalloc(sizeof *cc->idx * ((size_t)m->nnz + 1));
+	cc->val = rp_xmalloc(sizeof *cc->val * ((size_t)m->nnz + 1));
+	cc->clo = rp_xmalloc(sizeof *cc->clo * ((size_t)nc + 1));
+	cc->chi = rp_xmalloc(sizeof *cc->chi * ((size_t)nc + 1));
+	cc->obj = rp_xmalloc(sizeof *cc->obj * ((size_t)nc + 1));
+	cc->integer = rp_xmalloc((size_t)nc + 1);
+	cc->rlo = rp_xmalloc(sizeof *cc->rlo * ((size_t)nr + 1));
+	cc->rhi = rp_xmalloc(sizeof *cc->rhi * ((size_t)nr + 1));
+	for (j = 1; j <= nc; j++) {
+		len = glp_get_mat_col(m->lp, j, ind, v);
+		cc->start[j - 1] = nz;
+		for (k = 1; k <= len; k++) {
+			cc->idx[nz] = ind[k] - 1;
+			cc->val[nz++] = v[k];
+		}
+		type = glp_get_col_type(m->lp, j);
+		cc->clo[j - 1] = type == GLP_FR || type == GLP_UP ? -HUGE_VAL :
+		    glp_get_col_lb(m->lp, j);
+		cc->chi[j - 1] = type == GLP_FR || type == GLP_LO ? HUGE_VAL :
+		    glp_get_col_ub(m->lp, j);
+		cc->obj[j - 1] = glp_get_obj_coef(m->lp, j);
+		cc->integer[j - 1] = glp_get_col_kind(m->lp, j) != GLP_CV;
+	}
+	cc->start[nc] = nz;
+	for (j = 1; j <= nr; j++) {
+		type = glp_get_row_type(m->lp, j);
+		cc->rlo[j - 1] = type == GLP_FR || type == GLP_UP ? -HUGE_VAL :
+		    glp_get_row_lb(m->lp, j);
+		cc->rhi[j - 1] = type == GLP_FR || type == GLP_LO ? HUGE_VAL :
+		    glp_get_row_ub(m->lp, j);
+	}
+	cc->md = (struct rp_cbc_model){ nr, nc, cc->start, cc->idx, cc->val,
+	    cc->clo, cc->chi, cc->obj, cc->rlo, cc->rhi, cc->integer };
+	free(ind);
+	free(v);
+}
+
+static void
+cbc_copy_destroy(struct cbc_copy *cc)
+{
+	free(cc->start);
+	free(cc->idx);
+	free(cc->val);
+	free(cc->clo);
+	free(cc->chi);
+	free(cc->obj);
+	free(cc->integer);
+	free(cc->rlo);
+	free(cc->rhi);
+}
+
 /* The worker on CBC. Its C interface reports no incumbents during the
  * search, so the offered plan is sent first and CBC is given a little
  * less than the time left, to end by itself before the kill. */
@@ -690,11 +777,9 @@ cbc_run(struct rp_worker *w, void *arg)
 {
 	struct search *s = arg;
 	struct rp_milp *m = s->m;
-	struct rp_cbc_model md;
-	int nr = m->nrows, nc = m->ncols, j, k, nz = 0, *ind, *start, *idx;
-	double *val, *v, *clo, *chi, *obj, *rlo, *rhi, *x, xobj = 0, bound;
-	double left = 0;
-	char *integer;
+	struct cbc_copy cc;
+	double *x = rp_xcalloc((size_t)m->ncols + 1, sizeof *x);
+	double xobj = 0, bound, left = 0;
 	enum rp_cbc_status r;
 	int result;
 
@@ -702,49 +787,12 @@ cbc_run(struct rp_worker *w, void *arg)
 	s->seq = rp_xmalloc(sizeof *s->seq * (size_t)(tri(m->n, 0) + 1));
 	if (m->warm != NULL)
 		send_incumbent(s, m->warm, m->warm_obj);
-	/* The model, column by column, 0-based. */
-	start = rp_xmalloc(sizeof *start * ((size_t)nc + 1));
-	idx = rp_xmalloc(sizeof *idx * ((size_t)m->nnz + 1));
-	val = rp_xmalloc(sizeof *val * ((size_t)m->nnz + 1));
-	ind = rp_xmalloc(sizeof *ind * ((size_t)nr + 1));
-	v = rp_xmalloc(sizeof *v * ((size_t)nr + 1));
-	clo = rp_xmalloc(sizeof *clo * (size_t)nc);
-	chi = rp_xmalloc(sizeof *chi * (size_t)nc);
-	obj = rp_xmalloc(sizeof *obj * (size_t)nc);
-	integer = rp_xmalloc((size_t)nc);
-	x = rp_xcalloc((size_t)nc + 1, sizeof *x);
-	rlo = rp_xmalloc(sizeof *rlo * (size_t)nr);
-	rhi = rp_xmalloc(sizeof *rhi * (size_t)nr);
-	for (j = 1; j <= nc; j++) {
-		int len = glp_get_mat_col(m->lp, j, ind, v), type;
-		start[j - 1] = nz;
-		for (k = 1; k <= len; k++) {
-			idx[nz] = ind[k] - 1;
-			val[nz++] = v[k];
-		}
-		type = glp_get_col_type(m->lp, j);
-		clo[j - 1] = type == GLP_FR || type == GLP_UP ? -HUGE_VAL :
-		    glp_get_col_lb(m->lp, j);
-		chi[j - 1] = type == GLP_FR || type == GLP_LO ? HUGE_VAL :
-		    glp_get_col_ub(m->lp, j);
-		obj[j - 1] = glp_get_obj_coef(m->lp, j);
-		integer[j - 1] = glp_get_col_kind(m->lp, j) != GLP_CV;
-	}
-	start[nc] = nz;
-	for (j = 1; j <= nr; j++) {
-		int type = glp_get_row_type(m->lp, j);
-		rlo[j - 1] = type == GLP_FR || type == GLP_UP ? -HUGE_VAL :
-		    glp_get_row_lb(m->lp, j);
-		rhi[j - 1] = type == GLP_FR || type == GLP_LO ? HUGE_VAL :
-		    glp_get_row_ub(m->lp, j);
-	}
-	md = (struct rp_cbc_model){ nr, nc, start, idx, val, clo, chi, obj,
-	    rlo, rhi, integer };
+	cbc_copy_init(m, &cc);
 	if (s->deadline > 0) {
 		left = s->deadline - rp_now();
 		left = fmax(fmin(left * 0.9, left - 0.5), 0.01);
 	}
-	r = rp_cbc_solve(&md, m->warm != NULL ? m->warm + 1 : NULL, left,
+	r = rp_cbc_solve(&cc.md, m->warm != NULL ? m->warm + 1 : NULL, left,
 	    s->mip_gap, m->threads, x + 1, &xobj, &bound);
 	if (bound > s->sent_bound)
 		rp_worker_bound(w, bound);
@@ -767,20 +815,59 @@ cbc_run(struct rp_worker *w, void *arg)
 		result = m->warm != NULL ? RP_MILP_FEASIBLE : RP_MILP_ERROR;
 		break;
 	}
-	free(start);
-	free(idx);
-	free(val);
-	free(ind);
-	free(v);
-	free(clo);
-	free(chi);
-	free(obj);
-	free(integer);
+	cbc_copy_destroy(&cc);
 	free(x);
-	free(rlo);
-	free(rhi);
 	free(s->seq);
 	rp_worker_end(w, result, m->warm != NULL);
+}
+
+/* The LP relaxation on Clp, in a worker: Clp does not look at a clock. */
+static void
+clp_run(struct rp_worker *w, void *arg)
+{
+	struct rp_milp *m = arg;
+	struct cbc_copy cc;
+	double *x = rp_xcalloc((size_t)m->ncols + 1, sizeof *x), obj = 0;
+	enum rp_cbc_status r;
+
+	cbc_copy_init(m, &cc);
+	r = rp_cbc_solve_lp(&cc.md, x, &obj);
+	if (r == RP_CBC_OPTIMAL) {
+		x[m->ncols] = obj;	/* the objective rides at the end */
+		rp_worker_values(w, x, m->ncols + 1);
+	}
+	rp_worker_end(w, r == RP_CBC_OPTIMAL ? RP_MILP_OPTIMAL :
+	    r == RP_CBC_INFEASIBLE ? RP_MILP_INFEASIBLE : RP_MILP_ERROR, 0);
+	cbc_copy_destroy(&cc);
+	free(x);
+}
+
+static enum rp_milp_result
+solve_lp_clp(struct rp_milp *m, double seconds, double *obj)
+{
+	struct rp_worker_out out;
+	enum rp_milp_result r;
+
+	rp_worker_run(clp_run, m, seconds > 0 ? rp_now() + seconds : 0, &out);
+	if (!out.ended)
+		r = out.finished ? RP_MILP_ERROR : RP_MILP_NOSOLUTION;
+	else if (out.status == RP_MILP_OPTIMAL &&
+	    out.nvals != m->ncols + 1)
+		r = RP_MILP_ERROR;
+	else
+		r = out.status;
+	if (r == RP_MILP_OPTIMAL) {
+		/* values by column, 1-based, as GLPK numbers them */
+		free(m->lpx);
+		m->lpx = rp_xmalloc(sizeof *m->lpx * ((size_t)m->ncols + 1));
+		m->lpx[0] = 0;
+		memcpy(m->lpx + 1, out.vals, sizeof *m->lpx * (size_t)m->ncols);
+		*obj = m->lpobj = out.vals[m->ncols];
+		m->lp_ok = 1;
+	}
+	free(out.sol);
+	free(out.vals);
+	return r;
 }
 #endif
 
@@ -818,7 +905,8 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 	memset(sol, 0, sizeof *sol);
 	sol->first_s = -1;
 	sol->bound = NAN;	/* unknown until the LP relaxation is solved */
-	if (!m->lp_ok) {
+	/* GLPK's search needs GLPK's optimal basis. */
+	if (!m->lp_ok || (m->engine == RP_MILP_GLPK && m->lpx != NULL)) {
 		enum rp_milp_result r = rp_milp_solve_lp(m, seconds, &lpobj);
 		if (r != RP_MILP_OPTIMAL) {
 			sol->result = r;
@@ -826,7 +914,7 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 			return;
 		}
 	}
-	lpobj = glp_get_obj_val(m->lp);
+	lpobj = m->lpobj;
 	memset(&s, 0, sizeof s);
 	s.m = m;
 	s.deadline = seconds > 0 ? t0 + seconds : 0;

@@ -75,9 +75,10 @@ double rp_milp_lp_s(const struct rp_milp *m, int t, int i);
  * accounting. Keeps the cheapest accepted one. */
 int rp_milp_offer(struct rp_milp *m, const struct rp_plan *p);
 
-/* The engine rp_milp_solve searches with: GLPK (always built) or COIN-OR
- * CBC (when configure found it). threads: CBC's threads (GLPK has one).
- * Returns -1 when the engine is not built in. */
+/* The engine that solves the LP relaxation and searches: GLPK (always
+ * built) or COIN-OR CBC with its LP solver Clp (when configure found it).
+ * threads: CBC's threads (GLPK has one). Returns -1 when the engine is not
+ * built in. */
 enum rp_milp_engine { RP_MILP_GLPK, RP_MILP_CBC };
 int rp_milp_set_engine(struct rp_milp *m, enum rp_milp_engine engine,
     int threads);

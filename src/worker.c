@@ -25,7 +25,7 @@ struct rp_worker {
 	double t0;
 };
 
-enum { MSG_BOUND = 'B', MSG_SOL = 'I', MSG_END = 'E' };
+enum { MSG_BOUND = 'B', MSG_SOL = 'I', MSG_END = 'E', MSG_VALS = 'V' };
 
 struct hdr {
 	char type;
@@ -60,6 +60,14 @@ apply(struct rp_worker_out *out, double t0, int type, const char *p,
 		if (!out->has_sol)
 			out->first_s = rp_now() - t0;
 		out->has_sol = 1;
+		break;
+	case MSG_VALS:
+		if (len % sizeof d != 0)
+			return;
+		free(out->vals);
+		out->nvals = (int)(len / sizeof d);
+		out->vals = rp_xmalloc(sizeof d * (size_t)(out->nvals ? out->nvals : 1));
+		memcpy(out->vals, p, len);
 		break;
 	case MSG_END:
 		if (len != sizeof v)
@@ -130,6 +138,12 @@ void
 rp_worker_incumbent(struct rp_worker *w, double obj, const int *sol, int nsol)
 {
 	send_msg(w, MSG_SOL, &obj, sizeof obj, sol, sizeof(int) * (size_t)nsol);
+}
+
+void
+rp_worker_values(struct rp_worker *w, const double *v, int n)
+{
+	send_msg(w, MSG_VALS, v, sizeof *v * (size_t)n, NULL, 0);
 }
 
 void

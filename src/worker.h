@@ -12,7 +12,7 @@
 
 struct rp_worker;
 
-/* What the child reported. The caller frees sol with free(). */
+/* What the child reported. The caller frees sol and vals with free(). */
 struct rp_worker_out {
 	int finished;		/* the child ended by itself, not at the deadline */
 	int ended;		/* it called rp_worker_end (else it died early) */
@@ -21,6 +21,8 @@ struct rp_worker_out {
 	int has_sol;		/* an incumbent was reported */
 	double obj;		/* the last incumbent's objective */
 	int *sol, nsol;		/* the last incumbent's payload */
+	double *vals;		/* the last values reported, or NULL */
+	int nvals;
 	double first_s;		/* seconds to the first incumbent, -1: none */
 	double run_s;		/* seconds the child ran */
 	int inproc;		/* no child could be started: fn ran in this
@@ -42,5 +44,7 @@ void rp_worker_bound(struct rp_worker *w, double bound);
 void rp_worker_incumbent(struct rp_worker *w, double obj, const int *sol,
     int nsol);
 void rp_worker_end(struct rp_worker *w, int status, int aux);
+/* Reports a vector of values (such as an LP solution). */
+void rp_worker_values(struct rp_worker *w, const double *v, int n);
 
 #endif

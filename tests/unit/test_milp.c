@@ -224,6 +224,15 @@ main(void)
 			}
 			rp_seq_destroy(&sc);
 			rp_milp_free(mc);
+			/* Clp's LP optimum is GLPK's. */
+			if (opt_cost != HUGE_VAL) {
+				double clp;
+				mc = rp_milp_build(g, budget, &cause);
+				rp_milp_set_engine(mc, RP_MILP_CBC, 1);
+				CHECK(rp_milp_solve_lp(mc, 0, &clp) == RP_MILP_OPTIMAL &&
+				    fabs(clp - lpobj) < 1e-6 * fmax(1, fabs(lpobj)));
+				rp_milp_free(mc);
+			}
 		}
 		rp_milp_free(m);
 		rp_seq_destroy(&seq);

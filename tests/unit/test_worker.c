@@ -28,6 +28,10 @@ child(struct rp_worker *w, void *arg)
 	rp_worker_incumbent(w, 9.0, v, j->n > 3 ? 3 : j->n);
 	rp_worker_incumbent(w, 8.0, v, j->n);
 	rp_worker_bound(w, 5.0);
+	{
+		double d[3] = { 0.5, -1, 2.25 };
+		rp_worker_values(w, d, 3);
+	}
 	free(v);
 	switch (j->mode) {
 	case 1:	/* stuck in one long solver step */
@@ -52,6 +56,8 @@ check_reports(const struct rp_worker_out *o, int n)
 		ok &= o->sol[i] == i * 7;
 	CHECK(ok);
 	CHECK(o->first_s >= 0);
+	CHECK(o->nvals == 3 && o->vals[0] == 0.5 && o->vals[1] == -1 &&
+	    o->vals[2] == 2.25);
 }
 
 int
@@ -68,6 +74,7 @@ main(void)
 	CHECK(o.status == 42 && o.aux == 7);
 	check_reports(&o, j.n);
 	free(o.sol);
+	free(o.vals);
 
 	/* A child stuck past its deadline is killed; what it sent is kept.
 	 * The limit is only to notice a kill that never happens. */
@@ -77,6 +84,7 @@ main(void)
 	CHECK(o.run_s < 60);
 	check_reports(&o, j.n);
 	free(o.sol);
+	free(o.vals);
 
 	/* A child that dies without saying how it ended. */
 	j = (struct job){ 2, 10 };
@@ -84,5 +92,6 @@ main(void)
 	CHECK(o.finished && !o.ended);
 	check_reports(&o, j.n);
 	free(o.sol);
+	free(o.vals);
 	return t_done("test_worker");
 }
