@@ -32,6 +32,9 @@ struct rp_milp {
 	double *lpx;		/* its solution by column (1-based) when an
 				   engine other than GLPK solved it, else NULL */
 	double lpobj;		/* its optimum */
+	double budget0;		/* the budget the model was built for */
+	double *lpx0, lpobj0;	/* the Clp solution at budget0, kept for when
+				   LP rounding comes back to it */
 	double *warm;		/* accepted offer, by column (1-based) */
 	int *wsrow, nws;	/* rows bounding U + workspace */
 	double warm_obj;
@@ -164,6 +167,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int reduce,
 			big = (double)(g->mem[i] + g->workspace[i]);
 	m->unit = big > 0 ? big : 1;
 	m->budget = (double)(budget - g->fixed_mem) / m->unit;
+	m->budget0 = m->budget;
 	m->rcol = rp_xcalloc((size_t)sz, sizeof *m->rcol);
 	m->scol = rp_xcalloc((size_t)sz, sizeof *m->scol);
 	m->ucol = rp_xcalloc((size_t)sz, sizeof *m->ucol);
@@ -334,6 +338,7 @@ rp_milp_free(struct rp_milp *m)
 	free(m->fbase);
 	free(m->warm);
 	free(m->lpx);
+	free(m->lpx0);
 	free(m->wsrow);
 	free(m);
 }
@@ -359,6 +364,13 @@ rp_milp_set_budget(struct rp_milp *m, int64_t budget)
 	m->lpx = NULL;
 	free(m->warm);
 	m->warm = NULL;
+	if (m->budget == m->budget0 && m->lpx0 != NULL) {
+		/* back at the first budget: its Clp solution holds again */
+		m->lpx = rp_xmalloc(sizeof *m->lpx * ((size_t)m->ncols + 1));
+		memcpy(m->lpx, m->lpx0, sizeof *m->lpx * ((size_t)m->ncols + 1));
+		m->lpobj = m->lpobj0;
+		m->lp_ok = 1;
+	}
 }
 
 void
@@ -864,6 +876,11 @@ solve_lp_clp(struct rp_milp *m, double seconds, double *obj)
 		memcpy(m->lpx + 1, out.vals, sizeof *m->lpx * (size_t)m->ncols);
 		*obj = m->lpobj = out.vals[m->ncols];
 		m->lp_ok = 1;
+		if (m->budget == m->budget0 && m->lpx0 == NULL) {
+			m->lpx0 = rp_xmalloc(sizeof *m->lpx * ((size_t)m->ncols + 1));
+			memcpy(m->lpx0, m->lpx, sizeof *m->lpx * ((size_t)m->ncols + 1));
+			m->lpobj0 = m->lpobj;
+		}
 	}
 	free(out.sol);
 	free(out.vals);

@@ -43,7 +43,9 @@ struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
 void rp_milp_free(struct rp_milp *m);
 
 /* Changes the model's budget (bytes); the LP relaxation must be solved
- * again (from the last basis) and offers made again. */
+ * again (from the last basis) and offers made again, except that a Clp
+ * solution at the budget the model was built for is kept and comes back
+ * with that budget. */
 void rp_milp_set_budget(struct rp_milp *m, int64_t budget);
 void rp_milp_stats(const struct rp_milp *m, struct rp_milp_stats *st);
 
