@@ -187,7 +187,12 @@ rp_worker_run(rp_worker_fn *fn, void *arg, double deadline,
 	w.out = out;
 	w.t0 = rp_now();
 	fflush(NULL);	/* else the child may write our buffers out again */
-	if (pipe(fds) != 0 || (pid = fork()) < 0) {
+	pid = -1;
+	if (pipe(fds) == 0 && (pid = fork()) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+	}
+	if (pid < 0) {
 		w.fd = -1;
 		out->inproc = 1;
 		fn(&w, arg);
