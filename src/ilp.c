@@ -28,7 +28,7 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	const struct rp_graph *g = pb->g;
 	double limit = pb->opt != NULL && pb->opt->time_limit > 0 ?
 	    pb->opt->time_limit : ILP_DEFAULT_SECONDS;
-	double t0 = rp_now(), deadline = t0 + limit, lpb = NAN;
+	double t0 = rp_now(), deadline = t0 + limit, lpb = NAN, search_s;
 	double gap = pb->opt != NULL ? pb->opt->mip_gap : 0;
 	struct rp_milp *m;
 	struct rp_best best;
@@ -80,7 +80,8 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		offered++;
 
 	/* A spent deadline still gets a token search (0 would mean none). */
-	rp_milp_solve(m, fmax(deadline - rp_now(), 1e-3), gap, &sol, &seq);
+	search_s = fmax(deadline - rp_now(), 1e-3);
+	rp_milp_solve(m, search_s, gap, &sol, &seq);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {
 		struct rp_plan p;
 		char *n;
@@ -112,7 +113,12 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		what = rp_xstrdup("proved that no frontier-advancing plan fits");
 		break;
 	case RP_MILP_NOSOLUTION:
-		what = rp_xasprintf("found no solution within %.0f s", limit);
+		/* Slow LPs can leave the search next to no time: say so. */
+		what = search_s < 0.05 * limit ?
+		    rp_xasprintf("had no time left to search (the LP relaxation "
+		    "and its rounding took %.3g of %.3g s)", limit - search_s,
+		    limit) :
+		    rp_xasprintf("found no solution within %.3g s", limit);
 		break;
 	default:
 		what = rp_xstrdup("failed in the solver");
