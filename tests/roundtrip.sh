@@ -1,0 +1,148 @@
+#!/bin/sh
+# Round trip through PyTorch: tools/remat-export traces the built-in test
+# models, remat-plan plans them with every strategy at 60% of the
+# checkpoint-all peak (and checkpoint-all at 100%), and tools/remat-exec runs
+# each plan: the gradients must be bitwise those of an ordinary step, the
+# measured peak within 5% of the predicted one and never over the budget.
+# A strategy may find no plan (remat-plan exits 1 and says so), but
+# checkpoint-all at 100% and ilp at 60% must make the whole round trip.
+# A graph coarsened to layers (--coarsen) makes the round trip too, at 90%
+# of its own checkpoint-all peak.
+# Skipped (exit 77) when /usr/bin/python3 has no PyTorch, unless
+# REMAT_REQUIRE_TORCH=1 (CI sets it): then that is a failure.
+. "${top_srcdir:-.}/tests/lib.sh"
+PY=/usr/bin/python3
+if ! "$PY" -c 'import torch, torchvision' >/dev/null 2>&1; then
+	echo "SKIP: $PY cannot import torch and torchvision" \
+	    "(Debian: apt-get install python3-torch python3-torchvision)"
+	[ "${REMAT_REQUIRE_TORCH:-0}" = 1 ] && exit 1
+	exit 77
+fi
+EXPORT="$SRC/tools/remat-export"
+EXEC="$SRC/tools/remat-exec"
+
+# exec_plan NAME GRAPH PLAN BUDGET: runs PLAN and checks what remat-exec
+# reports; prints one line of results.
+exec_plan() {
+	"$PY" "$EXEC" --graph "$2" --plan "$3" --budget "$4" --repeat 3 \
+	    >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	line=$(grep -E '^(OK|FAILED): ' "$TMP/out")
+	measured=$(echo "$line" | sed -n 's/.*peak measured \([0-9]*\) B.*/\1/p')
+	predicted=$(echo "$line" | sed -n 's/.*, predicted \([0-9]*\) B.*/\1/p')
+	if [ -z "$measured" ] || [ -z "$predicted" ]; then
+		fail "$1: remat-exec exited $rc: $(tail -1 "$TMP/err")"
+		return
+	fi
+	echo "  $1: predicted $predicted, measured $measured," \
+	    "budget $4; ${line#*; plan }"
+	case $line in
+	"OK: gradients identical;"*) pass ;;
+	*) fail "$1: $line" ;;
+	esac
+	diff=$((measured - predicted))
+	[ "$diff" -lt 0 ] && diff=$((-diff))
+	if [ $((diff * 100)) -le $((predicted * 5)) ]; then
+		pass
+	else
+		fail "$1: measured peak $measured is not within 5% of the predicted $predicted"
+	fi
+	if [ "$measured" -le "$4" ] && [ "$rc" -eq 0 ]; then
+		pass
+	else
+		fail "$1: measured peak $measured over the budget $4 (remat-exec exited $rc)"
+	fi
+}
+
+# plan_and_exec NAME GRAPH STRATEGY BUDGET MUST: plans GRAPH with STRATEGY
+# within BUDGET bytes and runs the plan.  Without MUST, a strategy may find
+# no plan, if remat-plan says so.
+plan_and_exec() {
+	rm -f "$TMP/plan.xml"
+	"$RP" --graph "$2" --budget "$4" -s "$3" -t 5 -o "$TMP/plan.xml" \
+	    >"$TMP/rep" 2>&1
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ -s "$TMP/plan.xml" ]; then
+		exec_plan "$1" "$2" "$TMP/plan.xml" "$4"
+	elif [ "$rc" -eq 1 ] && [ -z "${5:-}" ] && [ ! -e "$TMP/plan.xml" ] &&
+	    grep -Eq "^$3 +(over budget|no plan) " "$TMP/rep"; then
+		echo "  $1: no plan within $4 bytes ($(grep -E "^$3 " "$TMP/rep" |
+		    awk '{ print $2, $3 }'))"
+		pass
+	else
+		fail "$1: remat-plan exited $rc:"
+		sed 's/^/    /' "$TMP/rep"
+	fi
+}
+
+# MODEL:SIZE:PCT[:DEPTH]: plans at PCT% of the checkpoint-all peak, with
+# the graph coarsened to module depth DEPTH if given.
+for spec in mlp:16:60 smallcnn:16:60 smallunet:48:60 smallcnn:16:90:2; do
+	IFS=: read -r model size pct depth <<EOF
+$spec
+EOF
+	g=$TMP/$model${depth:+-c$depth}.xml
+	if ! "$PY" "$EXPORT" --model "$model" --batch 2 --size "$size" \
+	    ${depth:+--coarsen "$depth"} -o "$g" 2>"$TMP/err"; then
+		fail "$model: remat-export failed: $(tail -1 "$TMP/err")"
+		continue
+	fi
+	model=$model${depth:+ (coarsened to depth $depth)}
+	pass
+	peak=$("$RP" --graph "$g" --info -f json |
+	    sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
+	if [ -z "$peak" ]; then
+		fail "$model: remat-plan --info gives no checkpoint-all peak"
+		continue
+	fi
+	echo "$model (batch 2, size $size): checkpoint-all peak $peak bytes"
+	plan_and_exec "$model checkpoint-all 100%" "$g" checkpoint-all "$peak" must
+	budget=$((peak * pct / 100))
+	for s in $(strategies); do
+		must=
+		[ "$s" = ilp ] && must=yes
+		plan_and_exec "$model $s $pct%" "$g" "$s" "$budget" $must
+	done
+done
+
+# The exported graph is the same from run to run but for the measured costs.
+g=$TMP/smallcnn.xml
+if [ -s "$g" ] && "$PY" "$EXPORT" --model smallcnn --batch 2 --size 16 \
+    -o "$TMP/again.xml" 2>/dev/null; then
+	mask() { sed 's|<data key="cost">[^<]*</data>|COST|' "$1"; }
+	mask "$g" >"$TMP/a"
+	mask "$TMP/again.xml" >"$TMP/b"
+	cmp -s "$TMP/a" "$TMP/b" && pass ||
+	    fail "smallcnn: exporting twice gives different graphs"
+else
+	fail "smallcnn: second export failed"
+fi
+
+# User mistakes end in a one-line message (after any progress lines), with
+# no traceback and a non-zero exit.
+mistake() {
+	what=$1
+	shift
+	"$PY" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -ne 0 ] && ! grep -q Traceback "$TMP/err" &&
+	    tail -1 "$TMP/err" | grep -q '^remat-e[a-z]*: '; then
+		pass
+	else
+		fail "$what: exit $rc, stderr:"
+		sed 's/^/    /' "$TMP/err"
+	fi
+}
+mistake "unknown model" "$EXPORT" --model no-such-model -o "$TMP/x.xml"
+mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/x.xml"
+mistake "bad shape" "$EXPORT" --module m:C --input-shape 2,x -o "$TMP/x.xml"
+[ -e "$TMP/x.xml" ] && fail "a failed export left $TMP/x.xml" || pass
+if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
+	"$RP" --graph "$TMP/mlp.xml" --budget 100% -s checkpoint-all \
+	    -o "$TMP/mlp-plan.xml" >/dev/null 2>&1
+	mistake "graph of another model" "$EXEC" --model smallcnn \
+	    --graph "$TMP/mlp.xml" --plan "$TMP/mlp-plan.xml"
+	mistake "plan of another graph" "$EXEC" --graph "$TMP/smallcnn.xml" \
+	    --plan "$TMP/mlp-plan.xml"
+fi
+finish
