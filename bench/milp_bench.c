@@ -83,7 +83,7 @@ main(int argc, char **argv)
 	/* LP rounding (which solves the LP relaxation first) */
 	rp_best_init(&best);
 	t0 = rp_now();
-	rp_lp_round(&pb, m, t0 + secs, &best, &lpb, &cause);
+	rp_lp_round(&pb, m, t0 + secs, &best, &lpb, NULL, &cause);
 	lpr_s = rp_now() - t0;
 	lp_s = NAN;
 	{

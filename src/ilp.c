@@ -46,7 +46,7 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	if (m != NULL && pb->opt != NULL)
 		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
 	/* LP relaxation, and the plans of LP rounding. */
-	if (m != NULL && rp_lp_round(pb, m, deadline, &best, &lpb, cause) != 0)
+	if (m != NULL && rp_lp_round(pb, m, deadline, &best, &lpb, NULL, cause) != 0)
 		goto out;
 	/* Every other strategy's plan, as a candidate and a starting point. */
 	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {

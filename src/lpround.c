@@ -76,6 +76,7 @@ rp_lp_memo_init(struct rp_lp_memo *mm)
 	memset(mm, 0, sizeof *mm);
 	rp_plan_init(&mm->plan);
 	mm->bound = NAN;
+	mm->lp = RP_MILP_NOSOLUTION;
 }
 
 void
@@ -106,26 +107,34 @@ memo_offer(const struct rp_problem *pb, const struct rp_lp_memo *mm,
 }
 
 static int round_lp(const struct rp_problem *pb, struct rp_milp *m,
-    double deadline, struct rp_best *best, double *bound, char **cause);
+    double deadline, struct rp_best *best, double *bound,
+    enum rp_milp_result *lp, char **cause);
 
 int
 rp_lp_round(const struct rp_problem *pb, struct rp_milp *m, double deadline,
-    struct rp_best *best, double *bound, char **cause)
+    struct rp_best *best, double *bound, enum rp_milp_result *lp,
+    char **cause)
 {
 	struct rp_lp_memo *mm = pb->lp_memo;
 	struct rp_best lb;
+	enum rp_milp_result r;
 	int rc;
 
-	if (mm != NULL && mm->done)
+	if (lp == NULL)
+		lp = &r;
+	if (mm != NULL && mm->done) {
+		*lp = mm->lp;
 		return memo_offer(pb, mm, 1, best, bound, cause);
+	}
 	if (mm == NULL)
-		return round_lp(pb, m, deadline, best, bound, cause);
+		return round_lp(pb, m, deadline, best, bound, lp, cause);
 	rp_best_init(&lb);
-	rc = round_lp(pb, m, deadline, &lb, bound, cause);
+	rc = round_lp(pb, m, deadline, &lb, bound, lp, cause);
 	if (rc == 0) {
 		rp_lp_memo_destroy(mm);
 		mm->done = 1;
 		mm->bound = *bound;
+		mm->lp = *lp;
 		if (lb.have) {
 			mm->have = 1;
 			rp_plan_copy(&mm->plan, &lb.plan);
@@ -140,7 +149,8 @@ rp_lp_round(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 /* rp_lp_round without the memo. */
 static int
 round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
-    struct rp_best *best, double *bound, char **cause)
+    struct rp_best *best, double *bound, enum rp_milp_result *lp,
+    char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, t, i, a, k, rc = 0;
@@ -149,6 +159,7 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 	double obj;
 
 	*bound = NAN;
+	*lp = RP_MILP_NOSOLUTION;	/* no time left to try */
 	for (a = 0; a < (int)(sizeof allowances / sizeof allowances[0]); a++) {
 		double eps = allowances[a], left = 0;
 		enum rp_milp_result r;
@@ -161,6 +172,8 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			rp_milp_set_budget(m, (int64_t)floor((1 - eps) *
 			    (double)pb->budget));
 		r = rp_milp_solve_lp(m, left, &obj);
+		if (a == 0)
+			*lp = r;
 		if (r != RP_MILP_OPTIMAL)
 			break;	/* tighter allowances are infeasible too */
 		if (a == 0)
@@ -203,6 +216,7 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	double deadline = pb->opt != NULL && pb->opt->time_limit > 0 ?
 	    rp_now() + pb->opt->time_limit : 0;
 	char *why = NULL;
+	enum rp_milp_result lp;
 	int rc;
 
 	/* A rounding kept by an earlier ilp needs no model. */
@@ -215,14 +229,20 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	if (m != NULL && pb->opt != NULL)
 		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
 	rp_best_init(&best);
-	rc = rp_lp_round(pb, m, deadline, &best, bound, cause);
+	rc = rp_lp_round(pb, m, deadline, &best, bound, &lp, cause);
 	if (rc == 0) {
 		if (best.have)
 			rp_best_take(&best, plan, note);
+		else if (lp == RP_MILP_INFEASIBLE)
+			*note = rp_xstrdup("the LP relaxation is infeasible: no "
+			    "frontier-advancing plan fits this budget");
+		else if (lp == RP_MILP_NOSOLUTION)
+			*note = rp_xstrdup("the LP relaxation was not solved "
+			    "within the time limit (--time-limit)");
+		else if (lp == RP_MILP_ERROR)
+			*note = rp_xstrdup("the LP solver failed");
 		else
-			*note = rp_xstrdup(isnan(*bound) ? "the LP relaxation has "
-			    "no solution at this budget (or ran out of time)" :
-			    "no rounding gave a plan");
+			*note = rp_xstrdup("no rounding gave a plan");
 	}
 	rp_best_destroy(&best);
 	rp_milp_free(m);

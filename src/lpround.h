@@ -12,12 +12,15 @@
  * R solver), and the allowance epsilon is searched by solving the LP again
  * at (1 - epsilon) of the budget; plans are judged at the real budget. Stops
  * at deadline (rp_now() time, <= 0: none). Sets *bound to the LP optimum at
- * the real budget (NaN when the LP was not solved) and returns 0, or -1 with
+ * the real budget (NaN when the LP was not solved) and, if lp is not NULL,
+ * *lp to the outcome of that LP solve (RP_MILP_OPTIMAL, RP_MILP_INFEASIBLE,
+ * RP_MILP_NOSOLUTION when time ran out, ...), and returns 0, or -1 with
  * *cause set. Leaves m at the real budget. With pb->lp_memo set, a result
  * kept there is offered instead (m is then left unsolved), and a new one is
  * kept there. */
 int rp_lp_round(const struct rp_problem *pb, struct rp_milp *m,
-    double deadline, struct rp_best *best, double *bound, char **cause);
+    double deadline, struct rp_best *best, double *bound,
+    enum rp_milp_result *lp, char **cause);
 
 /* LP rounding's outcome for one problem, reused by rp_lp_round when the
  * problem points at it (rp_problem.lp_memo). */
@@ -27,6 +30,7 @@ struct rp_lp_memo {
 	struct rp_plan plan;
 	char *note;
 	double bound;
+	enum rp_milp_result lp;
 };
 void rp_lp_memo_init(struct rp_lp_memo *mm);
 void rp_lp_memo_destroy(struct rp_lp_memo *mm);
