@@ -1,7 +1,9 @@
 #!/bin/sh
 # Compares the DTR heuristics on the shipped graphs at 90/70/50/30% of the
-# checkpoint-all peak: overhead (cost / baseline), or OOM / THRASH. Eager
-# eviction unless DTR_MODE=--dtr-banish. Prints a Markdown table.
+# checkpoint-all peak: overhead (cost / baseline), or OOM / THRASH. The
+# default runs eager eviction and banishing and keeps the cheaper plan;
+# DTR_MODE=--dtr-eager or --dtr-banish runs one. GRAPHS="a.xml b.xml" picks
+# the graphs (default: all of graphs/). Prints a Markdown table.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 rp=${RP:-$top/remat-plan}
@@ -14,7 +16,7 @@ for h in $heuristics; do printf ' %s |' "$h"; done
 printf ' best Chen |\n|---|---:|'
 for h in $heuristics; do printf -- '---:|'; done
 printf -- '---:|\n'
-for g in "$top"/graphs/*.xml; do
+for g in ${GRAPHS:-"$top"/graphs/*.xml}; do
 	name=$(basename "$g" .xml)
 	for b in $budgets; do
 		printf '| %s | %s%% |' "$name" "$b"

@@ -59,6 +59,8 @@ usage(FILE *f)
 "      --dtr-heuristic H  DTR eviction heuristic: dtr (default), dtr-eqclass,\n"
 "                         dtr-local, lru, largest, msps or random\n"
 "      --dtr-banish       DTR banishes dead values instead of evicting them\n"
+"      --dtr-eager        DTR evicts dead values eagerly (default: runs both\n"
+"                         and keeps the cheaper plan)\n"
 "      --dtr-thrash X     DTR gives up past X times the baseline cost\n"
 "                         (default 3; 0: never)\n"
 "      --seed N           seed for randomized choices (default 1)\n"
@@ -272,6 +274,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "dtr-heuristic", required_argument, NULL, 'H' },
 		{ "dtr-banish", no_argument, NULL, 'B' },
+		{ "dtr-eager", no_argument, NULL, 'E' },
 		{ "dtr-thrash", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "mip-gap", required_argument, NULL, 'G' },
@@ -350,6 +353,9 @@ main(int argc, char **argv)
 			break;
 		case 'B':
 			opt.dtr_banish = 1;
+			break;
+		case 'E':
+			opt.dtr_banish = 0;
 			break;
 		case 'T':
 			errno = 0;

@@ -40,7 +40,7 @@ rp_options_init(struct rp_options *opt)
 {
 	memset(opt, 0, sizeof *opt);
 	opt->dtr_heuristic = RP_DTR_DEFAULT;
-	opt->dtr_banish = 0;
+	opt->dtr_banish = -1;
 	opt->dtr_thrash = 3.0;
 	opt->seed = 1;
 	opt->solver = 0;	/* RP_MILP_GLPK */

@@ -16,7 +16,8 @@ struct rp_options {
 	double time_limit;	/* seconds per strategy, <= 0: none */
 	int verbose;
 	int dtr_heuristic;	/* enum rp_dtr_heuristic */
-	int dtr_banish;		/* 1: banish dead values, 0: eager eviction */
+	int dtr_banish;		/* 1: banish dead values, 0: eager eviction,
+				 * -1: both, keeping the cheaper plan */
 	double dtr_thrash;	/* give up past this multiple of the baseline, <= 0: never */
 	unsigned long long seed; /* for randomized choices */
 	double mip_gap;		/* relative gap at which the MILP stops, 0: prove */

