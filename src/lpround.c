@@ -8,6 +8,7 @@
 
 #include "lpround.h"
 #include "sched.h"
+#include "sim.h"
 #include "util.h"
 
 /* Thresholds tried after the paper's 0.5. */
@@ -25,17 +26,77 @@ splitmix(uint64_t *st)
 	return z ^ (z >> 31);
 }
 
+/* Retentions and what they give: the plan of the minimal R, replayed. */
+struct rounding {
+	struct rp_retain *ret;
+	int nr, cap;
+	int have;		/* one is kept */
+	int steps;		/* drops made by the trim pass */
+	char *note;		/* how it was rounded */
+	double cost;
+	int64_t peak;
+};
+
+/* What the trim and fill passes may spend: the deadline (<= 0: none), and
+ * work, counted in statements of the plans they evaluate, so that a run
+ * without a deadline stops at the same point on every machine. */
+#define PASS_WORK 100000000L
+struct pass_limit {
+	double deadline;
+	long work;
+	int stopped;		/* one of them ran out */
+};
+
+static int
+spent(struct pass_limit *l)
+{
+	if (l->work <= 0 || (l->deadline > 0 && rp_now() > l->deadline))
+		l->stopped = 1;
+	return l->stopped;
+}
+
+/* Solves R for the retentions ret[0..nr) (left as they are: the solver
+ * works on a copy), builds the plan and replays it. Returns 0, or -1 with
+ * *cause set when the simulator rejects the plan. */
+static int
+ret_eval(const struct rp_graph *g, const struct rp_retain *ret, int nr,
+    struct rp_seq *seq, struct rp_plan *plan, struct rp_sim *sim,
+    struct pass_limit *lim, char **cause)
+{
+	struct rp_retain *copy = rp_xmalloc(sizeof *copy * (size_t)(nr ? nr : 1));
+
+	memcpy(copy, ret, sizeof *copy * (size_t)nr);
+	seq->len = 0;
+	rp_solve_r(g, copy, nr, seq);
+	free(copy);
+	rp_plan_init(plan);
+	rp_plan_from_seq(g, seq->node, seq->len, plan);
+	if (lim != NULL)
+		lim->work -= (long)seq->len + plan->len;
+	if (rp_simulate(g, plan, sim) != 0) {
+		*cause = rp_xasprintf("generated plan is invalid: %s", sim->error);
+		rp_sim_destroy(sim);
+		rp_plan_destroy(plan);
+		return -1;
+	}
+	return 0;
+}
+
 /* Rounds the fractional S (sstar, by stage and node) with threshold th, or
- * randomly when th < 0, and offers the completed plan. */
+ * randomly when th < 0, and offers the completed plan. The cheapest
+ * rounding that fits so far is kept in keep, the cheapest that does not
+ * (the lower peak on ties) in over. */
 static int
 round_once(const struct rp_problem *pb, const double *sstar, double th,
-    uint64_t *rng, struct rp_best *best, char *note, char **cause)
+    uint64_t *rng, struct rp_best *best, char *note, struct rounding *keep,
+    struct rounding *over, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, t, i, nr = 0, cap = 0;
 	struct rp_retain *ret = NULL;
 	struct rp_seq seq = { 0 };
 	struct rp_plan plan;
+	struct rp_sim sim;
 
 	/* Runs of consecutive stages with S = 1 become retentions. */
 	for (i = 0; i < n; i++) {
@@ -62,12 +123,269 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 			rp_grow(&ret, &cap, nr + 1, sizeof *ret);
 			ret[nr++] = (struct rp_retain){ i, n, n };
 		}
-	rp_solve_r(g, ret, nr, &seq);
-	free(ret);
-	rp_plan_init(&plan);
-	rp_plan_from_seq(g, seq.node, seq.len, &plan);
+	if (ret_eval(g, ret, nr, &seq, &plan, &sim, NULL, cause) != 0) {
+		rp_seq_destroy(&seq);
+		free(ret);
+		free(note);
+		return -1;
+	}
 	rp_seq_destroy(&seq);
+	if (sim.peak > pb->budget)
+		keep = (!over->have || sim.cost < over->cost ||
+		    (sim.cost == over->cost && sim.peak < over->peak)) ? over : NULL;
+	else if (keep->have && sim.cost >= keep->cost)
+		keep = NULL;
+	if (keep != NULL) {
+		free(keep->ret);
+		free(keep->note);
+		keep->note = rp_xstrdup(note);
+		keep->ret = ret;
+		keep->nr = nr;
+		keep->cap = cap;
+		keep->have = 1;
+		keep->cost = sim.cost;
+		keep->peak = sim.peak;
+		ret = NULL;
+	}
+	rp_sim_destroy(&sim);
+	free(ret);
 	return rp_best_offer(best, g, pb->budget, &plan, note, cause);
+}
+
+/* How far a plan goes over the budget: the sum over compute statements
+ * of the amount by which memory during the statement exceeds it, with the
+ * largest excess of each stage in ex (n entries). Follows the memory model of the simulator (remat-plan(5));
+ * the plan is one the simulator accepted. */
+static double
+stage_excess(const struct rp_graph *g, const struct rp_plan *p,
+    int64_t budget, double *ex, int *regnode)
+{
+	double cur = (double)g->fixed_mem, sum = 0;
+	int k, t = 0;
+
+	memset(ex, 0, sizeof *ex * (size_t)g->n);
+	for (k = 0; k < p->len; k++) {
+		const struct rp_stmt *st = &p->s[k];
+		if (st->op == RP_FREE) {
+			cur -= (double)g->mem[regnode[st->reg]];
+			continue;
+		}
+		int v = st->node;
+		double during = cur + (double)g->mem[v] + (double)g->workspace[v];
+		if (during > (double)budget) {
+			sum += during - (double)budget;
+			if (t < g->n && during - (double)budget > ex[t])
+				ex[t] = during - (double)budget;
+		}
+		regnode[st->reg] = v;
+		cur += (double)g->mem[v];
+		if (v == t)
+			t++;
+	}
+	return sum;
+}
+
+/* The trim pass, for the cheapest rounding that does not fit: while some
+ * stage is over the budget, it tries dropping each retention from each
+ * run of over-budget stages it spans, and makes the drop that removes
+ * the most excess per unit of cost added. Returns 1 when the plan came to
+ * fit (r->cost and r->peak are then its own, r->steps the drops made), 0
+ * when no drop helped or lim ran out, -1 with *cause set on an invalid
+ * plan. */
+static int
+trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
+    char **cause)
+{
+	const struct rp_graph *g = pb->g;
+	int n = g->n, k, a, b, v, steps = 0, fits = 0;
+	double *ex = rp_xmalloc(sizeof *ex * (size_t)n);
+	double *ex2 = rp_xmalloc(sizeof *ex2 * (size_t)n);
+	int *regnode = NULL;
+	struct rp_seq seq = { 0 };
+	struct rp_plan plan;
+	struct rp_sim sim;
+	double excess, cost;
+
+	if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0)
+		goto fail;
+	regnode = rp_xmalloc(sizeof *regnode * (size_t)(plan.nregs ? plan.nregs : 1));
+	excess = stage_excess(g, &plan, pb->budget, ex, regnode);
+	cost = sim.cost;
+	rp_plan_destroy(&plan);
+	rp_sim_destroy(&sim);
+	while (excess > 0) {
+		int bk = -1, ba = 0, bb = 0;
+		double bscore = 0, bcost = 0;
+		for (k = 0; k < r->nr; k++) {
+			struct rp_retain keep = r->ret[k];
+			for (a = keep.from; a <= keep.to && a < n; a++) {
+				if (ex[a] <= 0)
+					continue;
+				for (b = a; b + 1 <= keep.to && b + 1 < n && ex[b + 1] > 0; b++)
+					;
+				/* Drop stages lo..hi, keeping the part before and
+				 * adding the part after: the run itself, the run and
+				 * what follows, or what precedes and the run (a value
+				 * kept after a dropped stage is recomputed in it). */
+				for (v = 0; v < 3; v++) {
+					int lo = v == 2 ? keep.from : a;
+					int hi = v == 1 ? keep.to : b;
+					double e2;
+					if ((v == 1 && hi == b) || (v == 2 && lo == a))
+						continue;
+					if (spent(lim))
+						goto out;
+					r->ret[k].to = lo - 1;
+					rp_grow(&r->ret, &r->cap, r->nr + 1, sizeof *r->ret);
+					r->ret[r->nr] = (struct rp_retain){ keep.node,
+					    hi + 1, keep.to };
+					if (ret_eval(g, r->ret, r->nr + 1, &seq, &plan,
+					    &sim, lim, cause) != 0)
+						goto fail;
+					regnode = rp_xreallocarray(regnode,
+					    (size_t)(plan.nregs ? plan.nregs : 1),
+					    sizeof *regnode);
+					e2 = stage_excess(g, &plan, pb->budget, ex2,
+					    regnode);
+					if (e2 < excess) {
+						double sc = (sim.cost - cost) / (excess - e2);
+						if (bk < 0 || sc < bscore) {
+							bk = k;
+							ba = lo;
+							bb = hi;
+							bscore = sc;
+							bcost = sim.cost;
+						}
+					}
+					rp_plan_destroy(&plan);
+					rp_sim_destroy(&sim);
+					r->ret[k] = keep;
+				}
+				a = b;
+			}
+		}
+		if (bk < 0)
+			goto out;
+		{
+			struct rp_retain keep = r->ret[bk];
+			r->ret[bk].to = ba - 1;
+			rp_grow(&r->ret, &r->cap, r->nr + 1, sizeof *r->ret);
+			r->ret[r->nr++] = (struct rp_retain){ keep.node, bb + 1,
+			    keep.to };
+		}
+		steps++;
+		cost = bcost;
+		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0)
+			goto fail;
+		regnode = rp_xreallocarray(regnode, (size_t)(plan.nregs ?
+		    plan.nregs : 1), sizeof *regnode);
+		excess = stage_excess(g, &plan, pb->budget, ex, regnode);
+		r->peak = sim.peak;
+		rp_plan_destroy(&plan);
+		rp_sim_destroy(&sim);
+	}
+	r->cost = cost;
+	r->steps = steps;
+	fits = 1;
+out:
+	free(ex);
+	free(ex2);
+	free(regnode);
+	rp_seq_destroy(&seq);
+	return fits;
+fail:
+	free(ex);
+	free(ex2);
+	free(regnode);
+	rp_seq_destroy(&seq);
+	return -1;
+}
+
+/* The fill pass after rounding. Rounding S drops values that the LP kept
+ * in part, and the minimal R then recomputes them, with their ancestors,
+ * stage after stage. For the kept rounding (which fits), this tries, in
+ * stage order, to keep each value that a stage recomputes resident from
+ * the stage before instead (S[t][i] = 1), and keeps every change after
+ * which the plan still fits and is cheaper; passes repeat until one
+ * changes nothing or the deadline. Offers the result when it is cheaper
+ * than the rounding, and says how many values it kept. */
+static int
+fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
+    struct rp_best *best, char **cause)
+{
+	const struct rp_graph *g = pb->g;
+	struct rp_seq seq = { 0 }, cand = { 0 };
+	struct rp_plan plan;
+	struct rp_sim sim;
+	double cost = r->cost;
+	int added = 0, changed = 1, rc = 0, k, t;
+	int *last = rp_xmalloc(sizeof *last * (size_t)(g->n ? g->n : 1));
+
+	while (changed && !lim->stopped) {
+		changed = 0;
+		/* Candidates: (value, stage) of every recomputation. */
+		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
+			rc = -1;
+			goto out;
+		}
+		rp_plan_destroy(&plan);
+		rp_sim_destroy(&sim);
+		/* Candidates: every recomputation of a value i in stage t,
+		 * with the last earlier stage p that computed i: keeping i
+		 * through stages p+1..t saves recomputing it in t. */
+		cand.len = 0;
+		for (k = 0; k < g->n; k++)
+			last[k] = -1;
+		for (k = 0, t = 0; k < seq.len; k++) {
+			int v = seq.node[k];
+			if (v != t && last[v] >= 0 && last[v] < t) {
+				rp_seq_push(&cand, v);
+				rp_seq_push(&cand, last[v] + 1);
+				rp_seq_push(&cand, t);
+			}
+			last[v] = t;
+			if (v == t)
+				t++;
+		}
+		for (k = 0; k < cand.len; k += 3) {
+			if (spent(lim))
+				break;
+			rp_grow(&r->ret, &r->cap, r->nr + 1, sizeof *r->ret);
+			r->ret[r->nr++] = (struct rp_retain){ cand.node[k],
+			    cand.node[k + 1], cand.node[k + 2] };
+			if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim,
+			    lim, cause) != 0) {
+				rc = -1;
+				goto out;
+			}
+			if (sim.peak <= pb->budget && sim.cost < cost) {
+				cost = sim.cost;
+				r->peak = sim.peak;
+				added++;
+				changed = 1;
+			} else
+				r->nr--;
+			rp_plan_destroy(&plan);
+			rp_sim_destroy(&sim);
+		}
+	}
+	if (added > 0) {
+		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
+			rc = -1;
+			goto out;
+		}
+		rp_sim_destroy(&sim);
+		r->cost = cost;
+		rc = rp_best_offer(best, g, pb->budget, &plan, rp_xasprintf(
+		    "%s, then %d recomputed value%s kept instead (fill "
+		    "pass%s)", r->note, added, added == 1 ? "" : "s",
+		    lim->stopped ? ", cut short" : ""), cause);
+	}
+out:
+	free(last);
+	rp_seq_destroy(&seq);
+	rp_seq_destroy(&cand);
+	return rc;
 }
 
 void
@@ -156,6 +474,9 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 	int n = g->n, t, i, a, k, rc = 0;
 	double *sstar = rp_xcalloc((size_t)((long)n * (n + 1) / 2 + 1), sizeof *sstar);
 	uint64_t rng = pb->opt != NULL ? pb->opt->seed : 1;
+	struct rounding keep = { 0 }, over = { 0 };
+	struct pass_limit lim = { deadline, PASS_WORK, 0 };
+	int plain = pb->opt != NULL && pb->opt->round_plain;
 	double obj;
 
 	*bound = NAN;
@@ -186,7 +507,7 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			    "%g%% of the budget, threshold %g", 100 * (1 - eps),
 			    thresholds[k]);
 			if ((rc = round_once(pb, sstar, thresholds[k], &rng, best,
-			    note, cause)) != 0)
+			    note, &keep, &over, cause)) != 0)
 				goto out;
 		}
 		for (k = 0; k < RANDOM_SAMPLES; k++) {
@@ -194,15 +515,58 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			    "%g%% of the budget, randomized (seed %llu)",
 			    100 * (1 - eps), pb->opt != NULL ? pb->opt->seed : 1ULL);
 			if ((rc = round_once(pb, sstar, -1, &rng, best, note,
-			    cause)) != 0)
+			    &keep, &over, cause)) != 0)
 				goto out;
 			if (deadline > 0 && rp_now() > deadline)
 				break;
 		}
 	}
+	/* The cheapest rounding over the budget, trimmed to fit, may be
+	 * cheaper than every one that fits; the fill pass starts from the
+	 * cheaper of the two. */
+	if (over.have && !plain) {
+		int fits = trim(pb, &over, &lim, cause);
+		if (fits < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (fits) {
+			struct rp_seq seq = { 0 };
+			struct rp_plan plan;
+			struct rp_sim sim;
+			char *note = rp_xasprintf("%s, then %d retention%s dropped "
+			    "(trim pass)", over.note, over.steps, over.steps == 1 ?
+			    "" : "s");
+			if (ret_eval(g, over.ret, over.nr, &seq, &plan, &sim,
+			    NULL, cause) != 0) {
+				rp_seq_destroy(&seq);
+				free(note);
+				rc = -1;
+				goto out;
+			}
+			rp_seq_destroy(&seq);
+			rp_sim_destroy(&sim);
+			if (!keep.have || over.cost < keep.cost) {
+				struct rounding tmp = keep;
+				keep = over;
+				over = tmp;
+				free(keep.note);
+				keep.note = rp_xstrdup(note);
+			}
+			if ((rc = rp_best_offer(best, g, pb->budget, &plan, note,
+			    cause)) != 0)
+				goto out;
+		}
+	}
+	if (keep.have && !plain)
+		rc = fill(pb, &keep, &lim, best, cause);
 out:
 	if (a > 0)
 		rp_milp_set_budget(m, pb->budget);
+	free(keep.ret);
+	free(keep.note);
+	free(over.ret);
+	free(over.note);
 	free(sstar);
 	return rc;
 }

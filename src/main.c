@@ -68,6 +68,8 @@ usage(FILE *f)
 "      --solver S         MILP and LP engine of ilp and lp-round: glpk\n"
 "                         (default) or cbc\n"
 "      --threads N        threads for the cbc engine (default 1)\n"
+"      --round-plain      LP rounding without its trim and fill passes\n"
+"                         (Checkmate's two-phase rounding alone)\n"
 "      --write-mps FILE   write the MILP at --budget in MPS format and exit\n"
 "      --write-lp FILE    write the MILP at --budget in CPLEX LP format and exit\n"
 "      --read-solution FILE  turn another solver's solution of that model\n"
@@ -280,6 +282,7 @@ main(int argc, char **argv)
 		{ "mip-gap", required_argument, NULL, 'G' },
 		{ "solver", required_argument, NULL, 'X' },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "round-plain", no_argument, NULL, 'P' },
 		{ "write-mps", required_argument, NULL, 'M' },
 		{ "write-lp", required_argument, NULL, 'L' },
 		{ "read-solution", required_argument, NULL, 'R' },
@@ -356,6 +359,9 @@ main(int argc, char **argv)
 			break;
 		case 'E':
 			opt.dtr_banish = 0;
+			break;
+		case 'P':
+			opt.round_plain = 1;
 			break;
 		case 'T':
 			errno = 0;

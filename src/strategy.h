@@ -23,6 +23,7 @@ struct rp_options {
 	double mip_gap;		/* relative gap at which the MILP stops, 0: prove */
 	int solver;		/* ilp's engine: enum rp_milp_engine */
 	int threads;		/* threads for an engine that has them */
+	int round_plain;	/* LP rounding without the trim and fill passes */
 };
 
 /* Fills opt with the defaults documented in remat-plan(1). */
