@@ -55,6 +55,10 @@ spent(struct pass_limit *l)
 	return l->stopped;
 }
 
+/* Roundings over the budget that the trim pass starts from: it is greedy,
+ * and where it ends depends on where it starts. */
+#define OVER_KEEP 3
+
 /* Solves R for the retentions ret[0..nr) (left as they are: the solver
  * works on a copy), builds the plan and replays it. Returns 0, or -1 with
  * *cause set when the simulator rejects the plan. */
@@ -84,8 +88,8 @@ ret_eval(const struct rp_graph *g, const struct rp_retain *ret, int nr,
 
 /* Rounds the fractional S (sstar, by stage and node) with threshold th, or
  * randomly when th < 0, and offers the completed plan. The cheapest
- * rounding that fits so far is kept in keep, the cheapest that does not
- * (the lower peak on ties) in over. */
+ * rounding that fits so far is kept in keep, the OVER_KEEP cheapest that
+ * do not in over. */
 static int
 round_once(const struct rp_problem *pb, const double *sstar, double th,
     uint64_t *rng, struct rp_best *best, char *note, struct rounding *keep,
@@ -130,10 +134,30 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 		return -1;
 	}
 	rp_seq_destroy(&seq);
-	if (sim.peak > pb->budget)
-		keep = (!over->have || sim.cost < over->cost ||
-		    (sim.cost == over->cost && sim.peak < over->peak)) ? over : NULL;
-	else if (keep->have && sim.cost >= keep->cost)
+	if (sim.peak > pb->budget) {
+		/* over[] is sorted, cheapest first (lower peak on ties); a
+		 * rounding with the cost and peak of one kept is taken for it. */
+		int j, at = OVER_KEEP;
+		for (j = OVER_KEEP - 1; j >= 0; j--) {
+			if (over[j].have && over[j].cost == sim.cost &&
+			    over[j].peak == sim.peak) {
+				at = OVER_KEEP;
+				break;
+			}
+			if (!over[j].have || sim.cost < over[j].cost ||
+			    (sim.cost == over[j].cost && sim.peak < over[j].peak))
+				at = j;
+		}
+		keep = NULL;
+		if (at < OVER_KEEP) {
+			free(over[OVER_KEEP - 1].ret);
+			free(over[OVER_KEEP - 1].note);
+			memmove(&over[at + 1], &over[at], sizeof *over *
+			    (size_t)(OVER_KEEP - 1 - at));
+			memset(&over[at], 0, sizeof *over);
+			keep = &over[at];
+		}
+	} else if (keep->have && sim.cost >= keep->cost)
 		keep = NULL;
 	if (keep != NULL) {
 		free(keep->ret);
@@ -154,14 +178,16 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 
 /* How far a plan goes over the budget: the sum over compute statements
  * of the amount by which memory during the statement exceeds it, with the
- * largest excess of each stage in ex (n entries). Follows the memory model of the simulator (remat-plan(5));
- * the plan is one the simulator accepted. */
+ * largest excess of each stage in ex (n entries). Counts memory as the
+ * simulator does (remat-plan(5)), for a plan the simulator accepted;
+ * regnode (nregs entries) is scratch space. */
 static double
 stage_excess(const struct rp_graph *g, const struct rp_plan *p,
     int64_t budget, double *ex, int *regnode)
 {
 	double cur = (double)g->fixed_mem, sum = 0;
-	int k, t = 0;
+	double during;
+	int k, v, t = 0;
 
 	memset(ex, 0, sizeof *ex * (size_t)g->n);
 	for (k = 0; k < p->len; k++) {
@@ -170,8 +196,8 @@ stage_excess(const struct rp_graph *g, const struct rp_plan *p,
 			cur -= (double)g->mem[regnode[st->reg]];
 			continue;
 		}
-		int v = st->node;
-		double during = cur + (double)g->mem[v] + (double)g->workspace[v];
+		v = st->node;
+		during = cur + (double)g->mem[v] + (double)g->workspace[v];
 		if (during > (double)budget) {
 			sum += during - (double)budget;
 			if (t < g->n && during - (double)budget > ex[t])
@@ -183,6 +209,18 @@ stage_excess(const struct rp_graph *g, const struct rp_plan *p,
 			t++;
 	}
 	return sum;
+}
+
+/* Adds the stage range lo..hi to the pairs in d unless it is there. */
+static void
+add_drop(struct rp_seq *d, int lo, int hi)
+{
+	int i;
+	for (i = 0; i < d->len; i += 2)
+		if (d->node[i] == lo && d->node[i + 1] == hi)
+			return;
+	rp_seq_push(d, lo);
+	rp_seq_push(d, hi);
 }
 
 /* The trim pass, for the cheapest rounding that does not fit: while some
@@ -197,11 +235,11 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
     char **cause)
 {
 	const struct rp_graph *g = pb->g;
-	int n = g->n, k, a, b, v, steps = 0, fits = 0;
+	int n = g->n, k, a, b, v, steps = 0, fits = 0, wide = 0;
 	double *ex = rp_xmalloc(sizeof *ex * (size_t)n);
 	double *ex2 = rp_xmalloc(sizeof *ex2 * (size_t)n);
 	int *regnode = NULL;
-	struct rp_seq seq = { 0 };
+	struct rp_seq seq = { 0 }, drops = { 0 };
 	struct rp_plan plan;
 	struct rp_sim sim;
 	double excess, cost;
@@ -211,6 +249,7 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 	regnode = rp_xmalloc(sizeof *regnode * (size_t)(plan.nregs ? plan.nregs : 1));
 	excess = stage_excess(g, &plan, pb->budget, ex, regnode);
 	cost = sim.cost;
+	r->peak = sim.peak;
 	rp_plan_destroy(&plan);
 	rp_sim_destroy(&sim);
 	while (excess > 0) {
@@ -218,54 +257,68 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 		double bscore = 0, bcost = 0;
 		for (k = 0; k < r->nr; k++) {
 			struct rp_retain keep = r->ret[k];
-			for (a = keep.from; a <= keep.to && a < n; a++) {
+			int last = keep.to < n - 1 ? keep.to : n - 1;
+			/* Stages lo..hi to drop, keeping the part before and
+			 * the part after. For each run a..b of over-budget
+			 * stages it spans: the run, the run and what follows,
+			 * what precedes and the run (a value kept after a
+			 * dropped stage is recomputed in it). Only when none of
+			 * those helps (wide): where the stage before it is over
+			 * budget (it computes the value to keep it), its first
+			 * stage, or all of it. */
+			drops.len = 0;
+			for (a = keep.from; a <= last; a++) {
 				if (ex[a] <= 0)
 					continue;
-				for (b = a; b + 1 <= keep.to && b + 1 < n && ex[b + 1] > 0; b++)
+				for (b = a; b + 1 <= last && ex[b + 1] > 0; b++)
 					;
-				/* Drop stages lo..hi, keeping the part before and
-				 * adding the part after: the run itself, the run and
-				 * what follows, or what precedes and the run (a value
-				 * kept after a dropped stage is recomputed in it). */
-				for (v = 0; v < 3; v++) {
-					int lo = v == 2 ? keep.from : a;
-					int hi = v == 1 ? keep.to : b;
-					double e2;
-					if ((v == 1 && hi == b) || (v == 2 && lo == a))
-						continue;
-					if (spent(lim))
-						goto out;
-					r->ret[k].to = lo - 1;
-					rp_grow(&r->ret, &r->cap, r->nr + 1, sizeof *r->ret);
-					r->ret[r->nr] = (struct rp_retain){ keep.node,
-					    hi + 1, keep.to };
-					if (ret_eval(g, r->ret, r->nr + 1, &seq, &plan,
-					    &sim, lim, cause) != 0)
-						goto fail;
-					regnode = rp_xreallocarray(regnode,
-					    (size_t)(plan.nregs ? plan.nregs : 1),
-					    sizeof *regnode);
-					e2 = stage_excess(g, &plan, pb->budget, ex2,
-					    regnode);
-					if (e2 < excess) {
-						double sc = (sim.cost - cost) / (excess - e2);
-						if (bk < 0 || sc < bscore) {
-							bk = k;
-							ba = lo;
-							bb = hi;
-							bscore = sc;
-							bcost = sim.cost;
-						}
-					}
-					rp_plan_destroy(&plan);
-					rp_sim_destroy(&sim);
-					r->ret[k] = keep;
-				}
+				add_drop(&drops, a, b);
+				add_drop(&drops, a, keep.to);
+				add_drop(&drops, keep.from, b);
 				a = b;
 			}
+			if (wide && keep.from >= 1 && keep.from <= last &&
+			    ex[keep.from - 1] > 0) {
+				add_drop(&drops, keep.from, keep.from);
+				add_drop(&drops, keep.from, keep.to);
+			}
+			for (v = 0; v < drops.len; v += 2) {
+				int lo = drops.node[v], hi = drops.node[v + 1];
+				double e2;
+				if (spent(lim))
+					goto out;
+				r->ret[k].to = lo - 1;
+				rp_grow(&r->ret, &r->cap, r->nr + 1, sizeof *r->ret);
+				r->ret[r->nr] = (struct rp_retain){ keep.node, hi + 1,
+				    keep.to };
+				if (ret_eval(g, r->ret, r->nr + 1, &seq, &plan, &sim,
+				    lim, cause) != 0)
+					goto fail;
+				regnode = rp_xreallocarray(regnode, (size_t)(plan.nregs ?
+				    plan.nregs : 1), sizeof *regnode);
+				e2 = stage_excess(g, &plan, pb->budget, ex2, regnode);
+				if (e2 < excess) {
+					double sc = (sim.cost - cost) / (excess - e2);
+					if (bk < 0 || sc < bscore) {
+						bk = k;
+						ba = lo;
+						bb = hi;
+						bscore = sc;
+						bcost = sim.cost;
+					}
+				}
+				rp_plan_destroy(&plan);
+				rp_sim_destroy(&sim);
+				r->ret[k] = keep;
+			}
+		}
+		if (bk < 0 && !wide) {
+			wide = 1;
+			continue;
 		}
 		if (bk < 0)
 			goto out;
+		wide = 0;
 		{
 			struct rp_retain keep = r->ret[bk];
 			r->ret[bk].to = ba - 1;
@@ -286,18 +339,20 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 	}
 	r->cost = cost;
 	r->steps = steps;
-	fits = 1;
+	fits = r->peak <= pb->budget;	/* as the simulator judges it */
 out:
 	free(ex);
 	free(ex2);
 	free(regnode);
 	rp_seq_destroy(&seq);
+	rp_seq_destroy(&drops);
 	return fits;
 fail:
 	free(ex);
 	free(ex2);
 	free(regnode);
 	rp_seq_destroy(&seq);
+	rp_seq_destroy(&drops);
 	return -1;
 }
 
@@ -305,10 +360,10 @@ fail:
  * in part, and the minimal R then recomputes them, with their ancestors,
  * stage after stage. For the kept rounding (which fits), this tries, in
  * stage order, to keep each value that a stage recomputes resident from
- * the stage before instead (S[t][i] = 1), and keeps every change after
- * which the plan still fits and is cheaper; passes repeat until one
- * changes nothing or the deadline. Offers the result when it is cheaper
- * than the rounding, and says how many values it kept. */
+ * the stage that last computed it instead (S = 1 in between), and keeps
+ * every change after which the plan still fits and is cheaper; passes
+ * repeat until one changes nothing or lim runs out. Offers the result when
+ * it is cheaper than the rounding, and says how many values it kept. */
 static int
 fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
     struct rp_best *best, char **cause)
@@ -323,7 +378,6 @@ fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 
 	while (changed && !lim->stopped) {
 		changed = 0;
-		/* Candidates: (value, stage) of every recomputation. */
 		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
 			rc = -1;
 			goto out;
@@ -471,10 +525,10 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
     char **cause)
 {
 	const struct rp_graph *g = pb->g;
-	int n = g->n, t, i, a, k, rc = 0;
+	int n = g->n, t, i, a, j, k, rc = 0;
 	double *sstar = rp_xcalloc((size_t)((long)n * (n + 1) / 2 + 1), sizeof *sstar);
 	uint64_t rng = pb->opt != NULL ? pb->opt->seed : 1;
-	struct rounding keep = { 0 }, over = { 0 };
+	struct rounding keep = { 0 }, over[OVER_KEEP] = { { 0 } };
 	struct pass_limit lim = { deadline, PASS_WORK, 0 };
 	int plain = pb->opt != NULL && pb->opt->round_plain;
 	double obj;
@@ -507,7 +561,7 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			    "%g%% of the budget, threshold %g", 100 * (1 - eps),
 			    thresholds[k]);
 			if ((rc = round_once(pb, sstar, thresholds[k], &rng, best,
-			    note, &keep, &over, cause)) != 0)
+			    note, &keep, over, cause)) != 0)
 				goto out;
 		}
 		for (k = 0; k < RANDOM_SAMPLES; k++) {
@@ -515,48 +569,47 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			    "%g%% of the budget, randomized (seed %llu)",
 			    100 * (1 - eps), pb->opt != NULL ? pb->opt->seed : 1ULL);
 			if ((rc = round_once(pb, sstar, -1, &rng, best, note,
-			    &keep, &over, cause)) != 0)
+			    &keep, over, cause)) != 0)
 				goto out;
 			if (deadline > 0 && rp_now() > deadline)
 				break;
 		}
 	}
-	/* The cheapest rounding over the budget, trimmed to fit, may be
-	 * cheaper than every one that fits; the fill pass starts from the
-	 * cheaper of the two. */
-	if (over.have && !plain) {
-		int fits = trim(pb, &over, &lim, cause);
+	/* The cheapest roundings over the budget, trimmed to fit, may be
+	 * cheaper than every one that fits; the fill pass then improves on
+	 * each plan that fits. */
+	for (j = 0; j < OVER_KEEP && over[j].have && !plain; j++) {
+		struct rounding *o = &over[j];
+		struct rp_seq seq = { 0 };
+		struct rp_plan plan;
+		struct rp_sim sim;
+		char *note;
+		int fits = trim(pb, o, &lim, cause);
+
 		if (fits < 0) {
 			rc = -1;
 			goto out;
 		}
-		if (fits) {
-			struct rp_seq seq = { 0 };
-			struct rp_plan plan;
-			struct rp_sim sim;
-			char *note = rp_xasprintf("%s, then %d retention%s dropped "
-			    "(trim pass)", over.note, over.steps, over.steps == 1 ?
-			    "" : "s");
-			if (ret_eval(g, over.ret, over.nr, &seq, &plan, &sim,
-			    NULL, cause) != 0) {
-				rp_seq_destroy(&seq);
-				free(note);
-				rc = -1;
-				goto out;
-			}
+		if (!fits)
+			continue;
+		note = rp_xasprintf("%s, then %d retention%s dropped (trim "
+		    "pass)", o->note, o->steps, o->steps == 1 ? "" : "s");
+		if (ret_eval(g, o->ret, o->nr, &seq, &plan, &sim, NULL,
+		    cause) != 0) {
 			rp_seq_destroy(&seq);
-			rp_sim_destroy(&sim);
-			if (!keep.have || over.cost < keep.cost) {
-				struct rounding tmp = keep;
-				keep = over;
-				over = tmp;
-				free(keep.note);
-				keep.note = rp_xstrdup(note);
-			}
-			if ((rc = rp_best_offer(best, g, pb->budget, &plan, note,
-			    cause)) != 0)
-				goto out;
+			free(note);
+			rc = -1;
+			goto out;
 		}
+		rp_seq_destroy(&seq);
+		rp_sim_destroy(&sim);
+		free(o->note);
+		o->note = rp_xstrdup(note);
+		if ((rc = rp_best_offer(best, g, pb->budget, &plan, note,
+		    cause)) != 0)
+			goto out;
+		if ((rc = fill(pb, o, &lim, best, cause)) != 0)
+			goto out;
 	}
 	if (keep.have && !plain)
 		rc = fill(pb, &keep, &lim, best, cause);
@@ -565,8 +618,10 @@ out:
 		rp_milp_set_budget(m, pb->budget);
 	free(keep.ret);
 	free(keep.note);
-	free(over.ret);
-	free(over.note);
+	for (j = 0; j < OVER_KEEP; j++) {
+		free(over[j].ret);
+		free(over[j].note);
+	}
 	free(sstar);
 	return rc;
 }

@@ -61,6 +61,25 @@ for g in graphs/*.xml; do
 	fi
 done
 
+# LP rounding's trim and fill passes: on linear-16 at 50% Checkmate's
+# rounding alone (--round-plain) costs 50; the trim pass brings a cheaper
+# rounding over the budget within it, at the optimum 42.
+lp_row() {
+	"$RP" --graph graphs/linear-16.xml --budget 50% -s lp-round -f csv "$@" |
+	    grep '^lp-round,'
+}
+plain=$(lp_row --round-plain)
+full=$(lp_row)
+case $plain in
+*"pass)"*) fail "--round-plain ran a pass: $plain" ;;
+lp-round,fits,50,*) pass ;;
+*) fail "--round-plain on linear-16 at 50%: $plain" ;;
+esac
+case $full in
+lp-round,fits,42,*"(trim pass)"*) pass ;;
+*) fail "lp-round on linear-16 at 50%: $full" ;;
+esac
+
 # -o writes through a symbolic link (even a dangling one) instead of
 # replacing it.
 ln -s target.xml "$TMP/link.xml"
