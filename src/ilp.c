@@ -65,7 +65,9 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		rp_result_destroy(&r);
 	}
 	if (m == NULL) {
-		/* Too large for the model: the fallback chain's best plan. */
+		/* Too large for the model: the fallback chain's best plan, and
+		 * the baseline as the bound (see below). */
+		*bound = pb->baseline;
 		if (best.have) {
 			char *n = rp_xasprintf("%s; the plan is the %s", why, best.note);
 			free(best.note);
@@ -96,9 +98,12 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		if (rp_best_offer(&best, g, pb->budget, &p, n, cause) != 0)
 			goto out;
 	}
-	/* fmax ignores an unknown (NaN) side */
+	/* fmax ignores an unknown (NaN) side. Every node is computed at
+	 * least once, so the baseline bounds any plan too: the bound that is
+	 * left when neither the LP nor the search gave one. */
 	*bound = sol.result == RP_MILP_INFEASIBLE || sol.result == RP_MILP_ERROR ?
 	    lpb : fmax(sol.bound, lpb);
+	*bound = fmax(*bound, pb->baseline);
 
 	switch (sol.result) {
 	case RP_MILP_OPTIMAL:
@@ -128,8 +133,8 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		char *n;
 		src = best.note != NULL ? best.note : "?";
 		n = strcmp(src, "MILP solution") == 0 ?
-		    rp_xasprintf("%s %s; %d starting plans offered", engine, what,
-		    offered) :
+		    rp_xasprintf("%s %s; %d starting plan%s offered", engine, what,
+		    offered, offered == 1 ? "" : "s") :
 		    rp_xasprintf("%s %s; the plan is the %s", engine, what, src);
 		free(best.note);
 		best.note = n;
