@@ -79,7 +79,9 @@ done
 # ilp starts from every other strategy's plan: with either engine it is
 # never worse than any of them that fits. Its LP rounding runs again here
 # under the same 2 s limit, so lp-round is compared only where it took under
-# 1 s (else the two runs may round LPs cut off at different points).
+# 0.4 s (else the two runs may be cut off at different points: the LP
+# solves, or the rounding's trim and fill passes; the tests run in parallel,
+# and a run beside the PyTorch round trip can take 2-3 times as long).
 for f in "$TMP"/costs-*-ilp "$TMP"/costs-*-ilp-cbc; do
 	[ -f "$f" ] || continue
 	key=${f%-ilp}
@@ -89,7 +91,7 @@ for f in "$TMP"/costs-*-ilp "$TMP"/costs-*-ilp-cbc; do
 		case $o in *-ilp|*-ilp-cbc) continue ;; esac
 		case $o in *-lp-round)
 			t=$(cat "$TMP/time-${o#"$TMP"/costs-}")
-			awk -v t="$t" 'BEGIN { exit !(t >= 1) }' && continue ;;
+			awk -v t="$t" 'BEGIN { exit !(t >= 0.4) }' && continue ;;
 		esac
 		if awk -v a="$ilp" -v b="$(cat "$o")" 'BEGIN { exit !(a > b + 1e-9) }'; then
 			fail "ilp ($ilp) is worse than ${o##*-} ($(cat "$o")) for ${key#"$TMP"/costs-}"
