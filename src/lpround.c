@@ -223,16 +223,16 @@ add_drop(struct rp_seq *d, int lo, int hi)
 	rp_seq_push(d, hi);
 }
 
-/* The trim pass, for the cheapest rounding that does not fit: while some
- * stage is over the budget, it tries dropping each retention from each
- * run of over-budget stages it spans, and makes the drop that removes
- * the most excess per unit of cost added. Returns 1 when the plan came to
- * fit (r->cost and r->peak are then its own, r->steps the drops made), 0
- * when no drop helped or lim ran out, -1 with *cause set on an invalid
- * plan. */
+/* The trim pass, for a rounding that does not fit: while some stage is
+ * over the budget, it tries dropping each retention from each run of
+ * over-budget stages it spans, and makes the drop that removes the most
+ * excess per unit of cost added. Returns 1 when the plan came to fit
+ * (r->cost and r->peak are then its own, r->steps the drops made, and the
+ * plan is moved into out, initialized by the caller), 0 when no drop
+ * helped or lim ran out, -1 with *cause set on an invalid plan. */
 static int
 trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
-    char **cause)
+    struct rp_plan *out, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, k, a, b, v, steps = 0, fits = 0, wide = 0;
@@ -240,17 +240,19 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 	double *ex2 = rp_xmalloc(sizeof *ex2 * (size_t)n);
 	int *regnode = NULL;
 	struct rp_seq seq = { 0 }, drops = { 0 };
-	struct rp_plan plan;
+	struct rp_plan plan, cur;	/* cur: the plan of r as it stands */
 	struct rp_sim sim;
 	double excess, cost;
 
-	if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0)
-		goto fail;
-	regnode = rp_xmalloc(sizeof *regnode * (size_t)(plan.nregs ? plan.nregs : 1));
-	excess = stage_excess(g, &plan, pb->budget, ex, regnode);
+	rp_plan_init(&cur);
+	if (ret_eval(g, r->ret, r->nr, &seq, &cur, &sim, lim, cause) != 0) {
+		fits = -1;
+		goto out;
+	}
+	regnode = rp_xmalloc(sizeof *regnode * (size_t)(cur.nregs ? cur.nregs : 1));
+	excess = stage_excess(g, &cur, pb->budget, ex, regnode);
 	cost = sim.cost;
 	r->peak = sim.peak;
-	rp_plan_destroy(&plan);
 	rp_sim_destroy(&sim);
 	while (excess > 0) {
 		int bk = -1, ba = 0, bb = 0;
@@ -292,8 +294,10 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 				r->ret[r->nr] = (struct rp_retain){ keep.node, hi + 1,
 				    keep.to };
 				if (ret_eval(g, r->ret, r->nr + 1, &seq, &plan, &sim,
-				    lim, cause) != 0)
-					goto fail;
+				    lim, cause) != 0) {
+					fits = -1;
+					goto out;
+				}
 				regnode = rp_xreallocarray(regnode, (size_t)(plan.nregs ?
 				    plan.nregs : 1), sizeof *regnode);
 				e2 = stage_excess(g, &plan, pb->budget, ex2, regnode);
@@ -328,32 +332,30 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 		}
 		steps++;
 		cost = bcost;
-		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0)
-			goto fail;
-		regnode = rp_xreallocarray(regnode, (size_t)(plan.nregs ?
-		    plan.nregs : 1), sizeof *regnode);
-		excess = stage_excess(g, &plan, pb->budget, ex, regnode);
+		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
+			fits = -1;
+			goto out;
+		}
+		rp_plan_move(&cur, &plan);
+		regnode = rp_xreallocarray(regnode, (size_t)(cur.nregs ?
+		    cur.nregs : 1), sizeof *regnode);
+		excess = stage_excess(g, &cur, pb->budget, ex, regnode);
 		r->peak = sim.peak;
-		rp_plan_destroy(&plan);
 		rp_sim_destroy(&sim);
 	}
 	r->cost = cost;
 	r->steps = steps;
 	fits = r->peak <= pb->budget;	/* as the simulator judges it */
+	if (fits)
+		rp_plan_move(out, &cur);
 out:
+	rp_plan_destroy(&cur);
 	free(ex);
 	free(ex2);
 	free(regnode);
 	rp_seq_destroy(&seq);
 	rp_seq_destroy(&drops);
 	return fits;
-fail:
-	free(ex);
-	free(ex2);
-	free(regnode);
-	rp_seq_destroy(&seq);
-	rp_seq_destroy(&drops);
-	return -1;
 }
 
 /* The fill pass after rounding. Rounding S drops values that the LP kept
@@ -370,12 +372,13 @@ fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 {
 	const struct rp_graph *g = pb->g;
 	struct rp_seq seq = { 0 }, cand = { 0 };
-	struct rp_plan plan;
+	struct rp_plan plan, kept;	/* kept: the plan after the last change */
 	struct rp_sim sim;
 	double cost = r->cost;
 	int added = 0, changed = 1, rc = 0, k, t;
 	int *last = rp_xmalloc(sizeof *last * (size_t)(g->n ? g->n : 1));
 
+	rp_plan_init(&kept);
 	while (changed && !lim->stopped) {
 		changed = 0;
 		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
@@ -417,25 +420,23 @@ fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 				r->peak = sim.peak;
 				added++;
 				changed = 1;
-			} else
+				rp_plan_move(&kept, &plan);
+			} else {
 				r->nr--;
-			rp_plan_destroy(&plan);
+				rp_plan_destroy(&plan);
+			}
 			rp_sim_destroy(&sim);
 		}
 	}
 	if (added > 0) {
-		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
-			rc = -1;
-			goto out;
-		}
-		rp_sim_destroy(&sim);
 		r->cost = cost;
-		rc = rp_best_offer(best, g, pb->budget, &plan, rp_xasprintf(
+		rc = rp_best_offer(best, g, pb->budget, &kept, rp_xasprintf(
 		    "%s, then %d recomputed value%s kept instead (fill "
 		    "pass%s)", r->note, added, added == 1 ? "" : "s",
 		    lim->stopped ? ", cut short" : ""), cause);
 	}
 out:
+	rp_plan_destroy(&kept);
 	free(last);
 	rp_seq_destroy(&seq);
 	rp_seq_destroy(&cand);
@@ -580,29 +581,22 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 	 * each plan that fits. */
 	for (j = 0; j < OVER_KEEP && over[j].have && !plain; j++) {
 		struct rounding *o = &over[j];
-		struct rp_seq seq = { 0 };
 		struct rp_plan plan;
-		struct rp_sim sim;
 		char *note;
-		int fits = trim(pb, o, &lim, cause);
+		int fits;
 
-		if (fits < 0) {
-			rc = -1;
-			goto out;
-		}
-		if (!fits)
+		rp_plan_init(&plan);
+		fits = trim(pb, o, &lim, &plan, cause);
+		if (fits <= 0) {
+			rp_plan_destroy(&plan);
+			if (fits < 0) {
+				rc = -1;
+				goto out;
+			}
 			continue;
+		}
 		note = rp_xasprintf("%s, then %d retention%s dropped (trim "
 		    "pass)", o->note, o->steps, o->steps == 1 ? "" : "s");
-		if (ret_eval(g, o->ret, o->nr, &seq, &plan, &sim, NULL,
-		    cause) != 0) {
-			rp_seq_destroy(&seq);
-			free(note);
-			rc = -1;
-			goto out;
-		}
-		rp_seq_destroy(&seq);
-		rp_sim_destroy(&sim);
 		free(o->note);
 		o->note = rp_xstrdup(note);
 		if ((rc = rp_best_offer(best, g, pb->budget, &plan, note,
