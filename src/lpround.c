@@ -548,12 +548,13 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			rp_milp_set_budget(m, (int64_t)floor((1 - eps) *
 			    (double)pb->budget));
 		r = rp_milp_solve_lp(m, left, &obj);
-		if (a == 0)
+		if (a == 0) {
 			*lp = r;
+			/* also when the LP stopped at the deadline */
+			*bound = rp_milp_lp_bound(m);
+		}
 		if (r != RP_MILP_OPTIMAL)
 			break;	/* tighter allowances are infeasible too */
-		if (a == 0)
-			*bound = obj;
 		for (t = 1; t < n; t++)
 			for (i = 0; i < t; i++)
 				sstar[(long)t * (t + 1) / 2 + i] = rp_milp_lp_s(m, t, i);

@@ -32,6 +32,7 @@ struct rp_milp {
 	double *lpx;		/* its solution by column (1-based) when an
 				   engine other than GLPK solved it, else NULL */
 	double lpobj;		/* its optimum */
+	double lpbound;		/* bound from an LP stopped early, or NaN */
 	double budget0;		/* the budget the model was built for */
 	double *lpx0, lpobj0;	/* the Clp solution at budget0, kept for when
 				   LP rounding comes back to it */
@@ -77,7 +78,7 @@ struct trip {
 static void
 trip_add(struct trip *tr, int row, int col, double v)
 {
-	if (col == 0 || v == 0)
+	if (row == 0 || col == 0 || v == 0)
 		return;
 	if (tr->len + 1 >= tr->cap) {
 		tr->cap = tr->cap ? tr->cap * 2 : 1 << 16;
@@ -160,6 +161,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int reduce,
 	}
 	glp_term_hook(term_hook, NULL);
 	m = rp_xcalloc(1, sizeof *m);
+	m->lpbound = NAN;
 	m->g = g;
 	m->n = n;
 	for (i = 0; i < n; i++)
@@ -244,45 +246,54 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int reduce,
 			trip_add(&tr, row, R(n - 1, i), 1);
 			trip_add(&tr, row, S(n - 1, i), 1);
 		}
-	/* FREE (7b, 7c): input i of k is freed after k in stage t exactly
-	 * when k is computed, i is not kept into t+1 and no later reader of
-	 * i is computed in the stage. The number of hazards is
-	 * (1 - R[t][k]) + S[t+1][i] + sum R[t][j] over readers j of i with
-	 * k < j <= t; at the last stage S[n][i] is 1 for outputs. */
+	/* FREE: input i of k may be freed after k in stage t only when k is
+	 * computed, i is not kept into t+1 (at the last stage: i is no
+	 * output) and no later reader j of i (k < j <= t) is computed in the
+	 * stage. Checkmate (7b, 7c) bounds FREE by the number of these
+	 * hazards, kappa FREE <= kappa - hazards, and pins it to 1 when there
+	 * are none, FREE >= 1 - hazards. Here each hazard has its own row
+	 * (FREE <= R[t][k], FREE + S[t+1][i] <= 1, FREE + R[t][j] <= 1): their
+	 * sum is Checkmate's row, so the LP relaxation is tighter, with as
+	 * many nonzeros. The lower row is left out (reduce): FREE appears
+	 * only in these rows and as a release in U, so raising a FREE that
+	 * could be 1 to 1 keeps a solution feasible at the same cost, and
+	 * every optimum stays one. Plans are built from R alone. */
 	for (t = 0; t < n; t++)
 		for (k = 0; k <= t; k++)
 			for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
-				int fc = m->fcol[m->fbase[t] + e], r1, r2, kappa = 2, j;
-				double c = 0;
+				int fc = m->fcol[m->fbase[t] + e], j, r1 = 0;
 				i = g->pred[e];
-				if (t == n - 1)
-					c = g->output[i] ? 1 : 0;
-				r1 = add_row(m, GLP_LO, -c, 0);	/* FREE + hz - 1 >= 0 */
-				for (j = g->succ_off[i]; j < g->succ_off[i + 1]; j++) {
-					int u = g->succ[j];
-					if (u > k && u <= t)
-						kappa++;
-				}
-				/* kappa FREE + hz <= kappa  (hz has constant 1) */
-				r2 = add_row(m, GLP_UP, 0, kappa - 1 - c);
-				trip_add(&tr, r1, fc, 1);
-				trip_add(&tr, r2, fc, kappa);
-				trip_add(&tr, r1, R(t, k), -1);
-				trip_add(&tr, r2, R(t, k), -1);
-				if (t + 1 < n) {
-					trip_add(&tr, r1, S(t + 1, i), 1);
-					trip_add(&tr, r2, S(t + 1, i), 1);
-				}
-				for (j = g->succ_off[i]; j < g->succ_off[i + 1]; j++) {
-					int u = g->succ[j];
-					if (u > k && u <= t) {
-						trip_add(&tr, r1, R(t, u), 1);
-						trip_add(&tr, r2, R(t, u), 1);
-					}
-				}
-				if (R(t, k) == 0) {
-					/* k is never computed in stage t: FREE is 0 */
+				if (R(t, k) == 0 || (t == n - 1 && g->output[i])) {
+					/* k is not computed in stage t, or i must
+					 * stay resident: never freed here */
 					glp_set_col_bnds(m->lp, fc, GLP_FX, 0, 0);
+					continue;
+				}
+				if (!reduce) {
+					/* FREE - R[t][k] + S[t+1][i] + sum R[t][j] >= 0 */
+					r1 = add_row(m, GLP_LO, 0, 0);
+					trip_add(&tr, r1, fc, 1);
+					trip_add(&tr, r1, R(t, k), -1);
+				}
+				if (k < t) {	/* R[t][t] is 1 */
+					row = add_row(m, GLP_UP, 0, 0);
+					trip_add(&tr, row, fc, 1);
+					trip_add(&tr, row, R(t, k), -1);
+				}
+				if (t + 1 < n && S(t + 1, i) != 0) {
+					row = add_row(m, GLP_UP, 0, 1);
+					trip_add(&tr, row, fc, 1);
+					trip_add(&tr, row, S(t + 1, i), 1);
+					trip_add(&tr, r1, S(t + 1, i), 1);
+				}
+				for (j = g->succ_off[i]; j < g->succ_off[i + 1]; j++) {
+					int u = g->succ[j];
+					if (u > k && u <= t && R(t, u) != 0) {
+						row = add_row(m, GLP_UP, 0, 1);
+						trip_add(&tr, row, fc, 1);
+						trip_add(&tr, row, R(t, u), 1);
+						trip_add(&tr, r1, R(t, u), 1);
+					}
 				}
 			}
 	/* Memory: U[t][0] = sum of kept values + the first computed value;
@@ -360,6 +371,7 @@ rp_milp_set_budget(struct rp_milp *m, int64_t budget)
 	for (i = 0; i < m->nws; i++)
 		glp_set_row_bnds(m->lp, m->wsrow[i], GLP_UP, 0, m->budget);
 	m->lp_ok = 0;
+	m->lpbound = NAN;
 	free(m->lpx);
 	m->lpx = NULL;
 	free(m->warm);
@@ -389,6 +401,48 @@ static enum rp_milp_result solve_lp_clp(struct rp_milp *m, double seconds,
     double *obj);
 #endif
 
+/* A lower bound on the LP relaxation (so on every plan of the model) from
+ * row prices y, whatever state the simplex stopped in. Any y gives one:
+ * c'x = (c - A'y)'x + y'Ax, and over the row bounds lo <= Ax <= hi and the
+ * column bounds each term is at least its minimum, as long as y_r >= 0 only
+ * where lo_r is finite and y_r <= 0 only where hi_r is (prices of the wrong
+ * sign are taken as 0). At an optimal basis this is the LP optimum; from
+ * the dual simplex stopped early it is the objective it had reached. All
+ * columns of the model are bounded. */
+static double
+dual_bound(glp_prob *lp)
+{
+	int nr = glp_get_num_rows(lp), nc = glp_get_num_cols(lp), r, j, k, len;
+	double *y = rp_xcalloc((size_t)nr + 1, sizeof *y);
+	double *val = rp_xcalloc((size_t)nr + 1, sizeof *val);
+	int *ind = rp_xcalloc((size_t)nr + 1, sizeof *ind);
+	double b = glp_get_obj_coef(lp, 0);
+
+	for (r = 1; r <= nr; r++) {
+		int type = glp_get_row_type(lp, r);
+		double v = glp_get_row_dual(lp, r);
+		if ((v > 0 && (type == GLP_FR || type == GLP_UP)) ||
+		    (v < 0 && (type == GLP_FR || type == GLP_LO)) || !isfinite(v))
+			v = 0;
+		y[r] = v;
+		if (v > 0)
+			b += v * glp_get_row_lb(lp, r);
+		else if (v < 0)
+			b += v * glp_get_row_ub(lp, r);
+	}
+	for (j = 1; j <= nc; j++) {
+		double d = glp_get_obj_coef(lp, j);
+		len = glp_get_mat_col(lp, j, ind, val);
+		for (k = 1; k <= len; k++)
+			d -= val[k] * y[ind[k]];
+		b += d * (d > 0 ? glp_get_col_lb(lp, j) : glp_get_col_ub(lp, j));
+	}
+	free(y);
+	free(val);
+	free(ind);
+	return isfinite(b) ? b : NAN;
+}
+
 enum rp_milp_result
 rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 {
@@ -398,6 +452,7 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 	free(m->lpx);
 	m->lpx = NULL;
 	m->lp_ok = 0;
+	m->lpbound = NAN;
 	if (m->budget < 0)
 		return RP_MILP_INFEASIBLE;
 #ifdef HAVE_CBC
@@ -411,8 +466,10 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 		parm.tm_lim = seconds * 1000 < 2e9 ? (int)(seconds * 1000) : 2000000000;
 	rc = glp_simplex(m->lp, &parm);
 	st = glp_get_status(m->lp);
-	if (rc == GLP_ETMLIM)
+	if (rc == GLP_ETMLIM) {
+		m->lpbound = dual_bound(m->lp);
 		return RP_MILP_NOSOLUTION;
+	}
 	if (rc != 0 && st != GLP_NOFEAS)
 		return RP_MILP_ERROR;
 	if (st == GLP_NOFEAS || rc == GLP_ENOPFS)
@@ -422,6 +479,18 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 	m->lp_ok = 1;
 	*obj = m->lpobj = glp_get_obj_val(m->lp);
 	return RP_MILP_OPTIMAL;
+}
+
+double
+rp_milp_lp_bound(const struct rp_milp *m)
+{
+	return m->lp_ok ? m->lpobj : m->lpbound;
+}
+
+double
+rp_milp_price_bound(const struct rp_milp *m)
+{
+	return dual_bound(m->lp);
 }
 
 double

@@ -67,6 +67,16 @@ enum rp_milp_result {
 enum rp_milp_result rp_milp_solve_lp(struct rp_milp *m, double seconds,
     double *obj);
 
+/* A lower bound from the last rp_milp_solve_lp: the optimum when it was
+ * solved, else, when GLPK's dual simplex stopped at the time limit, the
+ * bound its row prices prove by then (Lagrangian duality, see milp.c);
+ * NaN when there is none. */
+double rp_milp_lp_bound(const struct rp_milp *m);
+
+/* The bound that the row prices of GLPK's current basis prove, optimal
+ * or not (at an optimal basis: the LP optimum); for tests. */
+double rp_milp_price_bound(const struct rp_milp *m);
+
 /* S[t][i] of the last LP solution (0 when not in the model). */
 double rp_milp_lp_s(const struct rp_milp *m, int t, int i);
 

@@ -201,6 +201,22 @@ main(void)
 			m = rp_milp_build(g, budget, &cause);
 			CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL &&
 			    lpobj <= opt_cost + 1e-6);
+			/* The row prices of the optimal basis prove it. */
+			CHECK(fabs(rp_milp_price_bound(m) - lpobj) <
+			    1e-6 * fmax(1, lpobj));
+			/* Without the reductions (eliminated variables, FREE's
+			 * lower rows) the optimum is the same. */
+			if (trial % 3 == 0) {
+				struct rp_milp *mf = rp_milp_build_ex(g, budget, 0,
+				    &cause);
+				struct rp_milp_solution sf;
+				struct rp_seq sq = { 0 };
+				rp_milp_solve(mf, 0, 0, &sf, &sq);
+				CHECK(sf.result == RP_MILP_OPTIMAL &&
+				    fabs(sf.obj - opt_cost) < 1e-6);
+				rp_seq_destroy(&sq);
+				rp_milp_free(mf);
+			}
 		}
 		/* The CBC engine, where built in, agrees with the oracle. */
 		if (rp_milp_have_cbc()) {
@@ -269,6 +285,28 @@ main(void)
 				CHECK(ilp <= opt_cost + 1e-6);
 
 		}
+		rp_graph_free(g);
+	}
+	/* An LP stopped early still has a bound: at most the optimum. */
+	{
+		struct rp_graph *g = mklinear(40);
+		struct rp_options opt;
+		struct rp_problem pb;
+		struct rp_milp *m;
+		double lpobj, early;
+		char *cause = NULL;
+		rp_options_init(&opt);
+		rp_problem_init(&pb, g, 0, &opt);
+		m = rp_milp_build(g, pb.ckpt_all_peak * 6 / 10, &cause);
+		if (rp_milp_solve_lp(m, 1e-4, &lpobj) == RP_MILP_NOSOLUTION)
+			early = rp_milp_lp_bound(m);
+		else
+			early = rp_milp_price_bound(m);
+		CHECK(!isnan(early));
+		CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL);
+		CHECK(early <= lpobj + 1e-6 * lpobj);
+		CHECK(rp_milp_lp_bound(m) == lpobj);
+		rp_milp_free(m);
 		rp_graph_free(g);
 	}
 	printf("  %d feasible, %d infeasible instances; dtr cheaper than the "
