@@ -1,12 +1,15 @@
 /* milp_bench.c: the MILP's size and solving figures for one graph at one
  * budget. Prints one CSV line:
- * graph,nodes,budget_pct,reduce,rows,cols,nonzeros,eliminated,build_s,
+ * graph,nodes,budget_pct,model,rows,cols,nonzeros,eliminated,build_s,
  * lp_s,lp_bound,lpround_cost,lpround_s,best_heuristic, then for each
  * engine (GLPK, and CBC when built in) from the same LP basis and the same
  * starting plans: engine,first_s,solve_s,result,obj,bound,gap; with CBC
  * last, the time of the LP relaxation on Clp (">" when not solved within
  * SECONDS)
- * Usage: milp_bench GRAPH PERCENT SECONDS [noreduce] */
+ * MODEL is the formulation (milp.h): default (reduced, a row per FREE
+ * hazard), noreduce, aggregate (Checkmate's one row per FREE) or
+ * checkmate (neither).
+ * Usage: milp_bench GRAPH PERCENT SECONDS [MODEL] */
 #include "config.h"
 
 #include <math.h>
@@ -58,15 +61,29 @@ main(int argc, char **argv)
 	struct rp_best best;
 	char *cause = NULL;
 	double pct, secs, t0, lp_s, lpb = NAN, lpr_s, heur_best = HUGE_VAL, lpo;
-	int reduce, i;
+	int flags, i;
+	const char *model;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: milp_bench GRAPH PERCENT SECONDS [noreduce]\n");
+		fprintf(stderr, "usage: milp_bench GRAPH PERCENT SECONDS "
+		    "[default|noreduce|aggregate|checkmate]\n");
 		return 2;
 	}
 	pct = atof(argv[2]);
 	secs = atof(argv[3]);
-	reduce = !(argc > 4 && strcmp(argv[4], "noreduce") == 0);
+	model = argc > 4 ? argv[4] : "default";
+	if (strcmp(model, "default") == 0)
+		flags = RP_MILP_REDUCE | RP_MILP_SPLIT_FREE;
+	else if (strcmp(model, "noreduce") == 0)
+		flags = RP_MILP_SPLIT_FREE;
+	else if (strcmp(model, "aggregate") == 0)
+		flags = RP_MILP_REDUCE;
+	else if (strcmp(model, "checkmate") == 0)
+		flags = 0;
+	else {
+		fprintf(stderr, "milp_bench: unknown model '%s'\n", model);
+		return 2;
+	}
 	if (rp_graphml_read(argv[1], &g, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		return 3;
@@ -74,7 +91,7 @@ main(int argc, char **argv)
 	rp_options_init(&opt);
 	rp_problem_init(&pb, g, 0, &opt);
 	pb.budget = (int64_t)floor((double)pb.ckpt_all_peak * pct / 100);
-	m = rp_milp_build_ex(g, pb.budget, reduce, &cause);
+	m = rp_milp_build_ex(g, pb.budget, flags, &cause);
 	if (m == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		return 4;
@@ -88,7 +105,7 @@ main(int argc, char **argv)
 	lp_s = NAN;
 	{
 		/* the LP alone, on a fresh model, for its time */
-		struct rp_milp *m2 = rp_milp_build_ex(g, pb.budget, reduce, &cause);
+		struct rp_milp *m2 = rp_milp_build_ex(g, pb.budget, flags, &cause);
 		double o;
 		t0 = rp_now();
 		rp_milp_solve_lp(m2, secs, &o);
@@ -109,8 +126,8 @@ main(int argc, char **argv)
 		rp_milp_offer(m, &best.plan);
 	/* Both engines start from the LP relaxation's basis. */
 	rp_milp_solve_lp(m, secs, &lpo);
-	printf("%s,%d,%g,%d,%d,%d,%ld,%d,%.3f,%.3f,%.6g,", g->name, g->n, pct,
-	    reduce, st.rows, st.cols, st.nonzeros, st.eliminated, st.build_s,
+	printf("%s,%d,%g,%s,%d,%d,%ld,%d,%.3f,%.3f,%.6g,", g->name, g->n, pct,
+	    model, st.rows, st.cols, st.nonzeros, st.eliminated, st.build_s,
 	    lp_s, lpb);
 	if (best.have && best.fits)
 		printf("%.6g,", best.cost);
@@ -122,7 +139,7 @@ main(int argc, char **argv)
 	fflush(stdout);
 	search(m, RP_MILP_GLPK, "glpk", secs);
 	if (rp_milp_have_cbc()) {
-		struct rp_milp *m2 = rp_milp_build_ex(g, pb.budget, reduce, &cause);
+		struct rp_milp *m2 = rp_milp_build_ex(g, pb.budget, flags, &cause);
 		double o;
 		search(m, RP_MILP_CBC, "cbc", secs);
 		/* the LP alone on Clp, on a fresh model, for its time */

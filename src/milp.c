@@ -141,13 +141,15 @@ read_from(const struct rp_graph *g, int i, int t)
 struct rp_milp *
 rp_milp_build(const struct rp_graph *g, int64_t budget, char **cause)
 {
-	return rp_milp_build_ex(g, budget, 1, cause);
+	return rp_milp_build_ex(g, budget, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE,
+	    cause);
 }
 
 struct rp_milp *
-rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int reduce,
+rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
     char **cause)
 {
+	int reduce = flags & RP_MILP_REDUCE, split = flags & RP_MILP_SPLIT_FREE;
 	struct rp_milp *m;
 	struct trip tr = { 0 };
 	int n = g->n, t, i, k, e, row;
@@ -251,17 +253,18 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int reduce,
 	 * output) and no later reader j of i (k < j <= t) is computed in the
 	 * stage. Checkmate (7b, 7c) bounds FREE by the number of these
 	 * hazards, kappa FREE <= kappa - hazards, and pins it to 1 when there
-	 * are none, FREE >= 1 - hazards. Here each hazard has its own row
-	 * (FREE <= R[t][k], FREE + S[t+1][i] <= 1, FREE + R[t][j] <= 1): their
-	 * sum is Checkmate's row, so the LP relaxation is tighter, with as
-	 * many nonzeros. The lower row is left out (reduce): FREE appears
-	 * only in these rows and as a release in U, so raising a FREE that
-	 * could be 1 to 1 keeps a solution feasible at the same cost, and
-	 * every optimum stays one. Plans are built from R alone. */
+	 * are none, FREE >= 1 - hazards. With split, each hazard has its own
+	 * row (FREE <= R[t][k], FREE + S[t+1][i] <= 1, FREE + R[t][j] <= 1):
+	 * their sum is Checkmate's row, so the LP relaxation is tighter, with
+	 * as many nonzeros. With reduce, the lower row is left out: FREE
+	 * appears only in these rows and as a release in U, so raising a FREE
+	 * that could be 1 to 1 keeps a solution feasible at the same cost,
+	 * and every optimum stays one. Plans are built from R alone. */
 	for (t = 0; t < n; t++)
 		for (k = 0; k <= t; k++)
 			for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
-				int fc = m->fcol[m->fbase[t] + e], j, r1 = 0;
+				int fc = m->fcol[m->fbase[t] + e], j, r1 = 0, r2 = 0;
+				int kappa = 2;
 				i = g->pred[e];
 				if (R(t, k) == 0 || (t == n - 1 && g->output[i])) {
 					/* k is not computed in stage t, or i must
@@ -269,31 +272,46 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int reduce,
 					glp_set_col_bnds(m->lp, fc, GLP_FX, 0, 0);
 					continue;
 				}
+				/* r1: FREE - R[t][k] + S[t+1][i] + sum R[t][j] >= 0;
+				 * r2: kappa FREE - R[t][k] + S[t+1][i] + sum R[t][j]
+				 * <= kappa - 1, kappa = 2 + the readers j */
 				if (!reduce) {
-					/* FREE - R[t][k] + S[t+1][i] + sum R[t][j] >= 0 */
 					r1 = add_row(m, GLP_LO, 0, 0);
 					trip_add(&tr, r1, fc, 1);
 					trip_add(&tr, r1, R(t, k), -1);
 				}
-				if (k < t) {	/* R[t][t] is 1 */
+				if (!split) {
+					for (j = g->succ_off[i]; j < g->succ_off[i + 1]; j++)
+						if (g->succ[j] > k && g->succ[j] <= t)
+							kappa++;
+					r2 = add_row(m, GLP_UP, 0, kappa - 1);
+					trip_add(&tr, r2, fc, kappa);
+					trip_add(&tr, r2, R(t, k), -1);
+				} else if (k < t) {	/* R[t][t] is 1 */
 					row = add_row(m, GLP_UP, 0, 0);
 					trip_add(&tr, row, fc, 1);
 					trip_add(&tr, row, R(t, k), -1);
 				}
 				if (t + 1 < n && S(t + 1, i) != 0) {
-					row = add_row(m, GLP_UP, 0, 1);
-					trip_add(&tr, row, fc, 1);
-					trip_add(&tr, row, S(t + 1, i), 1);
+					if (split) {
+						row = add_row(m, GLP_UP, 0, 1);
+						trip_add(&tr, row, fc, 1);
+						trip_add(&tr, row, S(t + 1, i), 1);
+					}
 					trip_add(&tr, r1, S(t + 1, i), 1);
+					trip_add(&tr, r2, S(t + 1, i), 1);
 				}
 				for (j = g->succ_off[i]; j < g->succ_off[i + 1]; j++) {
 					int u = g->succ[j];
-					if (u > k && u <= t && R(t, u) != 0) {
+					if (u <= k || u > t || R(t, u) == 0)
+						continue;
+					if (split) {
 						row = add_row(m, GLP_UP, 0, 1);
 						trip_add(&tr, row, fc, 1);
 						trip_add(&tr, row, R(t, u), 1);
-						trip_add(&tr, r1, R(t, u), 1);
 					}
+					trip_add(&tr, r1, R(t, u), 1);
+					trip_add(&tr, r2, R(t, u), 1);
 				}
 			}
 	/* Memory: U[t][0] = sum of kept values + the first computed value;

@@ -36,10 +36,16 @@ struct rp_milp_stats {
  * The caller frees it with rp_milp_free. */
 struct rp_milp *rp_milp_build(const struct rp_graph *g, int64_t budget,
     char **cause);
-/* The same; reduce = 0 keeps the variables that cannot be nonzero in an
- * optimal solution (to measure what leaving them out gains). */
+/* The same with a choice of formulation, to measure what each choice
+ * gains (rp_milp_build uses both): RP_MILP_REDUCE leaves out the variables
+ * that cannot be nonzero in an optimal solution and FREE's lower rows;
+ * RP_MILP_SPLIT_FREE gives each hazard that forbids a FREE its own row
+ * instead of Checkmate's one row per FREE (see milp.c). The optimum is the
+ * same with all four. */
+#define RP_MILP_REDUCE 1
+#define RP_MILP_SPLIT_FREE 2
 struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
-    int reduce, char **cause);
+    int flags, char **cause);
 void rp_milp_free(struct rp_milp *m);
 
 /* Changes the model's budget (bytes); the LP relaxation must be solved

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The MILP as remat-plan builds it (default: reductions, a row per FREE
+# hazard) against Checkmate's formulation (checkmate: every variable, one
+# aggregated row per FREE and its lower row), side by side: for each
+# instance both run at the same time, one per core, so that they see the
+# same load. Instances: the proof target's graphs (up to 75 nodes) at 90%
+# and 70%. SECONDS (default 60) limits each search. Prints a Markdown table.
+# Usage: bench/milp-model.sh [SECONDS]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+bench=${BENCH:-$top/bench/milp_bench}
+gen=${GEN:-$top/tools/gengraph}
+secs=${1:-60}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$gen" training 35 3 >"$tmp/training-71.xml"
+
+echo "| graph | nodes | budget | model | rows | nonzeros | LP s | LP bound | lp-round | GLPK | GLPK cost | CBC | CBC cost |"
+echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---|---:|"
+row() {	# CSV line of milp_bench
+	awk -F, '
+	function res(r, s, g) {
+	    if (r == "optimal")
+	        return sprintf("optimal in %.1f s", s)
+	    if (r == "feasible")
+	        return sprintf("gap %.2f%% at %.0f s", 100 * g, s)
+	    return r
+	}
+	{
+	    cbc = NF >= 28
+	    printf "| %s | %s | %s%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+	        $1, $2, $3, $4, $5, $7, $10, $11, $12,
+	        res($18, $17, $21), $19,
+	        cbc ? res($25, $24, $28) : "not built", cbc ? $26 : ""
+	}' "$1"
+}
+for g in "$top"/graphs/linear-32.xml "$top"/graphs/resnet-4.xml \
+    "$top"/graphs/unet-3.xml "$tmp"/training-71.xml; do
+	for b in 90 70; do
+		"$bench" "$g" "$b" "$secs" default >"$tmp/a" &
+		"$bench" "$g" "$b" "$secs" checkmate >"$tmp/b"
+		wait
+		row "$tmp/a"
+		row "$tmp/b"
+	done
+done
