@@ -651,8 +651,11 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 			*note = rp_xstrdup("the LP relaxation is infeasible: no "
 			    "frontier-advancing plan fits this budget");
 		else if (lp == RP_MILP_NOSOLUTION)
-			*note = rp_xstrdup("the LP relaxation was not solved "
-			    "within the time limit (--time-limit)");
+			*note = rp_xasprintf("the LP relaxation was not solved "
+			    "within the time limit (--time-limit)%s",
+			    (pb->opt == NULL || pb->opt->solver == RP_MILP_GLPK) &&
+			    rp_milp_have_cbc() ? "; --solver cbc solves large "
+			    "LPs faster" : "");
 		else if (lp == RP_MILP_ERROR)
 			*note = rp_xstrdup("the LP solver failed");
 		else

@@ -255,8 +255,8 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	 * hazards, kappa FREE <= kappa - hazards, and pins it to 1 when there
 	 * are none, FREE >= 1 - hazards. With split, each hazard has its own
 	 * row (FREE <= R[t][k], FREE + S[t+1][i] <= 1, FREE + R[t][j] <= 1):
-	 * their sum is Checkmate's row, so the LP relaxation is tighter, with
-	 * as many nonzeros. With reduce, the lower row is left out: FREE
+	 * their sum is Checkmate's row, so the LP relaxation is tighter
+	 * (bench/milp-model.sh). With reduce, the lower row is left out: FREE
 	 * appears only in these rows and as a release in U, so raising a FREE
 	 * that could be 1 to 1 keeps a solution feasible at the same cost,
 	 * and every optimum stays one. Plans are built from R alone. */
@@ -274,7 +274,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 				}
 				/* r1: FREE - R[t][k] + S[t+1][i] + sum R[t][j] >= 0;
 				 * r2: kappa FREE - R[t][k] + S[t+1][i] + sum R[t][j]
-				 * <= kappa - 1, kappa = 2 + the readers j */
+				 * <= kappa - 1, kappa = 2 + the number of readers j */
 				if (!reduce) {
 					r1 = add_row(m, GLP_LO, 0, 0);
 					trip_add(&tr, r1, fc, 1);
