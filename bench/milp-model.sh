@@ -1,16 +1,19 @@
 #!/bin/sh
-# The MILP as remat-plan builds it (default: reductions, a row per FREE
-# hazard) against Checkmate's formulation (checkmate: every variable, one
-# aggregated row per FREE and its lower row), side by side: for each
+# Two formulations of the MILP side by side (milp_bench MODEL): by default
+# the model remat-plan builds (default: reductions, a row per FREE hazard,
+# stage rows) against Checkmate's (checkmate: every variable, one
+# aggregated row per FREE and its lower row, no stage rows). For each
 # instance both run at the same time, one per core, so that they see the
 # same load. Instances: the proof target's graphs (up to 75 nodes) at 90%
 # and 70%. SECONDS (default 60) limits each search. Prints a Markdown table.
-# Usage: bench/milp-model.sh [SECONDS]
+# Usage: bench/milp-model.sh [SECONDS [MODEL_A MODEL_B]]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$top/bench/milp_bench}
 gen=${GEN:-$top/tools/gengraph}
 secs=${1:-60}
+ma=${2:-default}
+mb=${3:-checkmate}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$gen" training 35 3 >"$tmp/training-71.xml"
@@ -37,8 +40,8 @@ row() {	# CSV line of milp_bench
 for g in "$top"/graphs/linear-32.xml "$top"/graphs/resnet-4.xml \
     "$top"/graphs/unet-3.xml "$tmp"/training-71.xml; do
 	for b in 90 70; do
-		"$bench" "$g" "$b" "$secs" default >"$tmp/a" &
-		"$bench" "$g" "$b" "$secs" checkmate >"$tmp/b"
+		"$bench" "$g" "$b" "$secs" "$ma" >"$tmp/a" &
+		"$bench" "$g" "$b" "$secs" "$mb" >"$tmp/b"
 		wait
 		row "$tmp/a"
 		row "$tmp/b"

@@ -7,8 +7,8 @@
  * last, the time of the LP relaxation on Clp (">" when not solved within
  * SECONDS)
  * MODEL is the formulation (milp.h): default (reduced, a row per FREE
- * hazard), noreduce, aggregate (Checkmate's one row per FREE) or
- * checkmate (neither).
+ * hazard, stage rows), noreduce, aggregate (Checkmate's one row per FREE),
+ * nostage (no stage rows) or checkmate (none of the three).
  * Usage: milp_bench GRAPH PERCENT SECONDS [MODEL] */
 #include "config.h"
 
@@ -66,18 +66,21 @@ main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: milp_bench GRAPH PERCENT SECONDS "
-		    "[default|noreduce|aggregate|checkmate]\n");
+		    "[default|noreduce|aggregate|nostage|checkmate]\n");
 		return 2;
 	}
 	pct = atof(argv[2]);
 	secs = atof(argv[3]);
 	model = argc > 4 ? argv[4] : "default";
+	flags = RP_MILP_REDUCE | RP_MILP_SPLIT_FREE | RP_MILP_STAGE_ROWS;
 	if (strcmp(model, "default") == 0)
-		flags = RP_MILP_REDUCE | RP_MILP_SPLIT_FREE;
+		;
 	else if (strcmp(model, "noreduce") == 0)
-		flags = RP_MILP_SPLIT_FREE;
+		flags &= ~RP_MILP_REDUCE;
 	else if (strcmp(model, "aggregate") == 0)
-		flags = RP_MILP_REDUCE;
+		flags &= ~RP_MILP_SPLIT_FREE;
+	else if (strcmp(model, "nostage") == 0)
+		flags &= ~RP_MILP_STAGE_ROWS;
 	else if (strcmp(model, "checkmate") == 0)
 		flags = 0;
 	else {

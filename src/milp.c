@@ -38,6 +38,7 @@ struct rp_milp {
 				   LP rounding comes back to it */
 	double *warm;		/* accepted offer, by column (1-based) */
 	int *wsrow, nws;	/* rows bounding U + workspace */
+	int *krow;		/* stage rows by stage (0: none) */
 	double warm_obj;
 	enum rp_milp_engine engine;
 	int threads;
@@ -141,8 +142,8 @@ read_from(const struct rp_graph *g, int i, int t)
 struct rp_milp *
 rp_milp_build(const struct rp_graph *g, int64_t budget, char **cause)
 {
-	return rp_milp_build_ex(g, budget, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE,
-	    cause);
+	return rp_milp_build_ex(g, budget, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
+	    RP_MILP_STAGE_ROWS, cause);
 }
 
 struct rp_milp *
@@ -150,6 +151,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
     char **cause)
 {
 	int reduce = flags & RP_MILP_REDUCE, split = flags & RP_MILP_SPLIT_FREE;
+	int stage_rows = flags & RP_MILP_STAGE_ROWS;
 	struct rp_milp *m;
 	struct trip tr = { 0 };
 	int n = g->n, t, i, k, e, row;
@@ -178,6 +180,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	m->fbase = rp_xcalloc((size_t)n + 1, sizeof *m->fbase);
 	for (t = 0; t < n; t++)
 		m->fbase[t + 1] = m->fbase[t] + g->pred_off[t + 1];
+	m->krow = rp_xcalloc((size_t)n, sizeof *m->krow);
 	m->fcol = rp_xcalloc((size_t)(m->fbase[n] ? m->fbase[n] : 1),
 	    sizeof *m->fcol);
 	m->lp = glp_create_prob();
@@ -343,6 +346,25 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 				    (double)g->workspace[k] / m->unit);
 			}
 		}
+	/* With stage rows: the memory while stage t computes node t, written
+	 * out over S, R and FREE instead of through the U chain. The U rows
+	 * imply it, so the LP relaxation is the same, but it is a row of
+	 * binaries only, a knapsack the solvers' cover and MIR cuts can work
+	 * on, where the chain's continuous U hides that structure. */
+	for (t = 0; t < n && stage_rows; t++) {
+		int j;
+		row = add_row(m, GLP_UP, 0, m->budget);
+		m->krow[t] = row;
+		for (i = 0; i < t; i++)
+			trip_add(&tr, row, S(t, i), (double)g->mem[i] / m->unit);
+		for (j = 0; j <= t; j++)
+			trip_add(&tr, row, R(t, j), (double)(g->mem[j] +
+			    (j == t ? g->workspace[j] : 0)) / m->unit);
+		for (j = 1; j <= t; j++)
+			for (e = g->pred_off[j - 1]; e < g->pred_off[j]; e++)
+				trip_add(&tr, row, m->fcol[m->fbase[t] + e],
+				    -(double)g->mem[g->pred[e]] / m->unit);
+	}
 #undef R
 #undef S
 	glp_load_matrix(m->lp, (int)tr.len, tr.ia, tr.ja, tr.ar);
@@ -369,6 +391,7 @@ rp_milp_free(struct rp_milp *m)
 	free(m->lpx);
 	free(m->lpx0);
 	free(m->wsrow);
+	free(m->krow);
 	free(m);
 }
 
@@ -388,6 +411,9 @@ rp_milp_set_budget(struct rp_milp *m, int64_t budget)
 		}
 	for (i = 0; i < m->nws; i++)
 		glp_set_row_bnds(m->lp, m->wsrow[i], GLP_UP, 0, m->budget);
+	for (i = 0; i < m->n; i++)
+		if (m->krow[i] != 0)
+			glp_set_row_bnds(m->lp, m->krow[i], GLP_UP, 0, m->budget);
 	m->lp_ok = 0;
 	m->lpbound = NAN;
 	free(m->lpx);

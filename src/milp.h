@@ -37,13 +37,15 @@ struct rp_milp_stats {
 struct rp_milp *rp_milp_build(const struct rp_graph *g, int64_t budget,
     char **cause);
 /* The same with a choice of formulation, to measure what each choice
- * gains (rp_milp_build uses both): RP_MILP_REDUCE leaves out the variables
- * that cannot be nonzero in an optimal solution and FREE's lower rows;
- * RP_MILP_SPLIT_FREE gives each hazard that forbids a FREE its own row
- * instead of Checkmate's one row per FREE (see milp.c). The optimum is the
- * same with all four. */
+ * gains (rp_milp_build uses all three): RP_MILP_REDUCE leaves out the
+ * variables that cannot be nonzero in an optimal solution and FREE's lower
+ * rows; RP_MILP_SPLIT_FREE gives each hazard that forbids a FREE its own
+ * row instead of Checkmate's one row per FREE; RP_MILP_STAGE_ROWS adds, for
+ * each stage, the memory while it computes its new node as one row over
+ * the binaries (see milp.c). The optimum is the same with all of them. */
 #define RP_MILP_REDUCE 1
 #define RP_MILP_SPLIT_FREE 2
+#define RP_MILP_STAGE_ROWS 4
 struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
     int flags, char **cause);
 void rp_milp_free(struct rp_milp *m);
