@@ -37,8 +37,8 @@ struct rp_milp {
 	double *lpx0, lpobj0;	/* the Clp solution at budget0, kept for when
 				   LP rounding comes back to it */
 	double *warm;		/* accepted offer, by column (1-based) */
-	int *wsrow, nws;	/* rows bounding U + workspace */
-	int *krow;		/* stage rows by stage (0: none) */
+	int *brow, nbrow;	/* rows whose upper bound is the budget: U +
+				   workspace, and the stage rows */
 	double warm_obj;
 	enum rp_milp_engine engine;
 	int threads;
@@ -126,6 +126,16 @@ add_row(struct rp_milp *m, int type, double lo, double hi)
 	return r;
 }
 
+/* Adds a row bounded above by the budget, which rp_milp_set_budget moves. */
+static int
+add_budget_row(struct rp_milp *m)
+{
+	int r = add_row(m, GLP_UP, 0, m->budget);
+	m->brow = rp_xreallocarray(m->brow, (size_t)m->nbrow + 1, sizeof *m->brow);
+	m->brow[m->nbrow++] = r;
+	return r;
+}
+
 /* Can keeping i into stage t serve anything? Only if a reader of i can
  * run in stage t or later: one at or after t, or an earlier one that may
  * be recomputed there. */
@@ -180,7 +190,6 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	m->fbase = rp_xcalloc((size_t)n + 1, sizeof *m->fbase);
 	for (t = 0; t < n; t++)
 		m->fbase[t + 1] = m->fbase[t] + g->pred_off[t + 1];
-	m->krow = rp_xcalloc((size_t)n, sizeof *m->krow);
 	m->fcol = rp_xcalloc((size_t)(m->fbase[n] ? m->fbase[n] : 1),
 	    sizeof *m->fcol);
 	m->lp = glp_create_prob();
@@ -337,10 +346,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 					    (double)g->mem[g->pred[e]] / m->unit);
 			}
 			if (g->workspace[k] > 0 && R(t, k) != 0) {
-				row = add_row(m, GLP_UP, 0, m->budget);
-				m->wsrow = rp_xreallocarray(m->wsrow, (size_t)m->nws + 1,
-				    sizeof *m->wsrow);
-				m->wsrow[m->nws++] = row;
+				row = add_budget_row(m);
 				trip_add(&tr, row, u, 1);
 				trip_add(&tr, row, R(t, k),
 				    (double)g->workspace[k] / m->unit);
@@ -353,8 +359,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	 * on, where the chain's continuous U hides that structure. */
 	for (t = 0; t < n && stage_rows; t++) {
 		int j;
-		row = add_row(m, GLP_UP, 0, m->budget);
-		m->krow[t] = row;
+		row = add_budget_row(m);
 		for (i = 0; i < t; i++)
 			trip_add(&tr, row, S(t, i), (double)g->mem[i] / m->unit);
 		for (j = 0; j <= t; j++)
@@ -390,8 +395,7 @@ rp_milp_free(struct rp_milp *m)
 	free(m->warm);
 	free(m->lpx);
 	free(m->lpx0);
-	free(m->wsrow);
-	free(m->krow);
+	free(m->brow);
 	free(m);
 }
 
@@ -409,11 +413,8 @@ rp_milp_set_budget(struct rp_milp *m, int64_t budget)
 			else
 				glp_set_col_bnds(m->lp, m->ucol[k], GLP_FX, 0, 0);
 		}
-	for (i = 0; i < m->nws; i++)
-		glp_set_row_bnds(m->lp, m->wsrow[i], GLP_UP, 0, m->budget);
-	for (i = 0; i < m->n; i++)
-		if (m->krow[i] != 0)
-			glp_set_row_bnds(m->lp, m->krow[i], GLP_UP, 0, m->budget);
+	for (i = 0; i < m->nbrow; i++)
+		glp_set_row_bnds(m->lp, m->brow[i], GLP_UP, 0, m->budget);
 	m->lp_ok = 0;
 	m->lpbound = NAN;
 	free(m->lpx);
