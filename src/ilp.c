@@ -100,10 +100,13 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 	}
 	/* fmax ignores an unknown (NaN) side. Every node is computed at
 	 * least once, so the baseline bounds any plan too: the bound that is
-	 * left when neither the LP nor the search gave one. */
-	*bound = sol.result == RP_MILP_INFEASIBLE || sol.result == RP_MILP_ERROR ?
-	    lpb : fmax(sol.bound, lpb);
-	*bound = fmax(*bound, pb->baseline);
+	 * left when neither the LP nor the search gave one. A proof that no
+	 * plan of the model fits is an infinite bound. */
+	if (sol.result == RP_MILP_INFEASIBLE)
+		*bound = INFINITY;
+	else
+		*bound = fmax(sol.result == RP_MILP_ERROR ? lpb :
+		    fmax(sol.bound, lpb), pb->baseline);
 
 	switch (sol.result) {
 	case RP_MILP_OPTIMAL:

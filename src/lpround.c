@@ -550,8 +550,10 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 		r = rp_milp_solve_lp(m, left, &obj);
 		if (a == 0) {
 			*lp = r;
-			/* also when the LP stopped at the deadline */
-			*bound = rp_milp_lp_bound(m);
+			/* also when the LP stopped at the deadline; an
+			 * infeasible LP proves that no plan of the model fits */
+			*bound = r == RP_MILP_INFEASIBLE ? INFINITY :
+			    rp_milp_lp_bound(m);
 		}
 		if (r != RP_MILP_OPTIMAL)
 			break;	/* tighter allowances are infeasible too */

@@ -155,7 +155,8 @@ rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	}
 }
 
-/* The best lower bound among the results (NaN when none has one). */
+/* The best lower bound among the results (NaN when none has one, +inf
+ * when one proved that no frontier-advancing plan fits). */
 static double
 lower_bound(const struct rp_result *res, int n)
 {
@@ -174,6 +175,8 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	int i;
 	char peak[32], tm[32], bud[32];
 	double lb = lower_bound(res, n);
+	/* plans' costs are shown relative to a finite bound */
+	int ratio = isfinite(lb);
 
 	if (fmt == RP_FMT_CSV) {
 		fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
@@ -193,11 +196,15 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 			fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
 			csv_str(f, r->note);
 			fputc(',', f);
-			if (r->status == RP_FITS && !isnan(lb) && lb > 0)
+			if (r->status == RP_FITS && ratio && lb > 0)
 				fprintf(f, "%.6f", r->sim.cost / lb);
 			fputc('\n', f);
 		}
-		if (!isnan(lb))
+		if (isinf(lb))
+			fprintf(f, "lower bound,infeasible,,,,%lld,,,no,"
+			    "no frontier-advancing plan fits,\n",
+			    (long long)pb->budget);
+		else if (!isnan(lb))
 			fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,"
 			    "frontier-advancing plans,\n", lb, "",
 			    (long long)pb->budget);
@@ -236,10 +243,12 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 			fputc('}', f);
 		}
 		fprintf(f, "],\"lower_bound\":");
-		if (!isnan(lb))
+		if (isfinite(lb))
 			fprintf(f, "%.10g", lb);
 		else
 			fprintf(f, "null");
+		fprintf(f, ",\"frontier_advancing_infeasible\":%s",
+		    isinf(lb) ? "true" : "false");
 		fprintf(f, ",\"picked\":");
 		if (picked >= 0)
 			json_str(f, res[picked].strategy->name);
@@ -258,7 +267,7 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		fprintf(f, "budget %s\n\n", bud);
 	fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s", "strategy", "status",
 	    "cost", "overhead", "peak", "recomputes", "time");
-	fprintf(f, isnan(lb) ? "\n" : " %9s\n", "vs bound");
+	fprintf(f, !ratio ? "\n" : " %9s\n", "vs bound");
 	for (i = 0; i < n; i++) {
 		const struct rp_result *r = &res[i];
 		rp_format_seconds(r->seconds, tm, sizeof tm);
@@ -268,20 +277,22 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 			if (pb->baseline > 0)
 				snprintf(ov, sizeof ov, "%.3fx",
 				    r->sim.cost / pb->baseline);
-			if (r->status == RP_FITS && !isnan(lb) && lb > 0)
+			if (r->status == RP_FITS && ratio && lb > 0)
 				snprintf(vb, sizeof vb, "%.3fx", r->sim.cost / lb);
 			fprintf(f, "%-16s %-12s %12.6g %9s %10s %10d %10s",
 			    r->strategy->name, rp_status_name(r->status),
 			    r->sim.cost, ov, peak, r->sim.nrecompute, tm);
-			fprintf(f, isnan(lb) ? "\n" : " %9s\n", vb);
+			fprintf(f, !ratio ? "\n" : " %9s\n", vb);
 		} else {
 			fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s",
 			    r->strategy->name, rp_status_name(r->status), "-",
 			    "-", "-", "-", tm);
-			fprintf(f, isnan(lb) ? "\n" : " %9s\n", "-");
+			fprintf(f, !ratio ? "\n" : " %9s\n", "-");
 		}
 	}
-	if (!isnan(lb)) {
+	if (isinf(lb))
+		fprintf(f, "%-16s %s\n", "lower bound", "infeasible");
+	else if (!isnan(lb)) {
 		char ov[32] = "-";
 		if (pb->baseline > 0)
 			snprintf(ov, sizeof ov, "%.3fx", lb / pb->baseline);
@@ -294,7 +305,11 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		    res[picked].strategy->name);
 	else
 		fprintf(f, "no strategy fits the budget\n");
-	if (!isnan(lb))
+	if (isinf(lb))
+		fprintf(f, "proved: no frontier-advancing plan (each node "
+		    "computed first in execution order, once per stage) fits "
+		    "this budget\n");
+	else if (!isnan(lb))
 		fprintf(f, "the lower bound holds for frontier-advancing plans "
 		    "(each node computed first in execution order, once per "
 		    "stage)\n");

@@ -62,7 +62,7 @@ struct rp_strategy {
 	/* Puts a plan into plan (left empty when there is none) and may set
 	 * *note (a short remark for the report, caller frees) and *bound (a
 	 * lower bound on the cost of the plans it searched, left NaN when it
-	 * has none). Returns 0, or -1 with *cause set on internal failure. */
+	 * has none, +inf when it proved that none of them fits). Returns 0, or -1 with *cause set on internal failure. */
 	int (*run)(const struct rp_problem *pb, struct rp_plan *plan,
 	    char **note, double *bound, char **cause);
 };
@@ -75,7 +75,9 @@ struct rp_result {
 	struct rp_sim sim;
 	double seconds;
 	char *note;		/* remark or failure reason, or NULL */
-	double bound;		/* lower bound found by the strategy, or NaN */
+	double bound;		/* lower bound found by the strategy, or NaN;
+				   +inf: it proved that none of the plans
+				   it searches fits */
 };
 
 /* The best of a series of candidate plans: fitting beats not fitting, then

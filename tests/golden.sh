@@ -40,6 +40,16 @@ same check-linear-8.txt "$TMP/k2"
 same info-networkx.txt "$TMP/i"
 "$RP" --graph tests/data/good/networkx.xml --info -f json >"$TMP/i"
 same info-networkx.json "$TMP/i"
+# A proof that no frontier-advancing plan fits is an infinite bound: the
+# report says so instead of showing a number, and shows no ratios.
+"$RP" --graph tests/data/good/diamond.xml --budget 11 | mask_table >"$TMP/t"
+same diamond-11.txt "$TMP/t"
+"$RP" --graph tests/data/good/diamond.xml --budget 11 -f json 2>/dev/null |
+    grep -q '"lower_bound":null,"frontier_advancing_infeasible":true,' &&
+    pass || fail "diamond.xml at 11 B: JSON does not say infeasible"
+"$RP" --graph tests/data/good/diamond.xml --budget 11 -f csv 2>/dev/null |
+    grep -q '^lower bound,infeasible,,,,11,' &&
+    pass || fail "diamond.xml at 11 B: CSV does not say infeasible"
 
 # Determinism: the same input and options give byte-identical plans, and
 # '-o -' writes the same bytes to standard output (the report to stderr).

@@ -281,9 +281,14 @@ main(void)
 					else if (all[i] != &rp_strategy_ilp)
 						CHECK(r.sim.cost >= opt_cost - 1e-6);
 				}
-				if (all[i] == &rp_strategy_ilp && !isnan(r.bound))
+				/* ilp's and lp-round's bounds hold, and are
+				 * infinite only where nothing fits */
+				if (!isnan(r.bound))
 					CHECK(r.bound <= opt_cost + 1e-6 ||
 					    opt_cost == HUGE_VAL);
+				if (all[i] == &rp_strategy_ilp)
+					CHECK(isinf(r.bound) ==
+					    (opt_cost == HUGE_VAL));
 				rp_result_destroy(&r);
 			}
 			CHECK(ilp <= others + 1e-9 || others == HUGE_VAL);
