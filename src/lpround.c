@@ -59,13 +59,20 @@ spent(struct pass_limit *l)
  * and where it ends depends on where it starts. */
 #define OVER_KEEP 3
 
+/* Memory during each statement of the last plan replayed (sim.h). */
+struct memtrace {
+	int64_t *mem;
+	size_t cap;
+};
+
 /* Solves R for the retentions ret[0..nr) (left as they are: the solver
- * works on a copy), builds the plan and replays it. Returns 0, or -1 with
+ * works on a copy), builds the plan and replays it, recording the memory
+ * during each statement in tr when it is not NULL. Returns 0, or -1 with
  * *cause set when the simulator rejects the plan. */
 static int
 ret_eval(const struct rp_graph *g, const struct rp_retain *ret, int nr,
     struct rp_seq *seq, struct rp_plan *plan, struct rp_sim *sim,
-    struct pass_limit *lim, char **cause)
+    struct memtrace *tr, struct pass_limit *lim, char **cause)
 {
 	struct rp_retain *copy = rp_xmalloc(sizeof *copy * (size_t)(nr ? nr : 1));
 
@@ -77,7 +84,11 @@ ret_eval(const struct rp_graph *g, const struct rp_retain *ret, int nr,
 	rp_plan_from_seq(g, seq->node, seq->len, plan);
 	if (lim != NULL)
 		lim->work -= (long)seq->len + plan->len;
-	if (rp_simulate(g, plan, sim) != 0) {
+	if (tr != NULL && (size_t)plan->len > tr->cap) {
+		tr->cap = (size_t)plan->len;
+		tr->mem = rp_xreallocarray(tr->mem, tr->cap, sizeof *tr->mem);
+	}
+	if (rp_simulate_mem(g, plan, sim, tr != NULL ? tr->mem : NULL) != 0) {
 		*cause = rp_xasprintf("generated plan is invalid: %s", sim->error);
 		rp_sim_destroy(sim);
 		rp_plan_destroy(plan);
@@ -127,7 +138,7 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 			rp_grow(&ret, &cap, nr + 1, sizeof *ret);
 			ret[nr++] = (struct rp_retain){ i, n, n };
 		}
-	if (ret_eval(g, ret, nr, &seq, &plan, &sim, NULL, cause) != 0) {
+	if (ret_eval(g, ret, nr, &seq, &plan, &sim, NULL, NULL, cause) != 0) {
 		rp_seq_destroy(&seq);
 		free(ret);
 		free(note);
@@ -177,34 +188,27 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 }
 
 /* How far a plan goes over the budget: the sum over compute statements
- * of the amount by which memory during the statement exceeds it, with the
- * largest excess of each stage in ex (n entries). Counts memory as the
- * simulator does (remat-plan(5)), for a plan the simulator accepted;
- * regnode (nregs entries) is scratch space. */
+ * of the amount by which memory during the statement (mem, from the
+ * simulator) exceeds it, with the largest excess of each stage in ex (n
+ * entries). */
 static double
 stage_excess(const struct rp_graph *g, const struct rp_plan *p,
-    int64_t budget, double *ex, int *regnode)
+    const int64_t *mem, int64_t budget, double *ex)
 {
-	double cur = (double)g->fixed_mem, sum = 0;
-	double during;
+	double sum = 0, over;
 	int k, v, t = 0;
 
 	memset(ex, 0, sizeof *ex * (size_t)g->n);
 	for (k = 0; k < p->len; k++) {
-		const struct rp_stmt *st = &p->s[k];
-		if (st->op == RP_FREE) {
-			cur -= (double)g->mem[regnode[st->reg]];
+		if (p->s[k].op == RP_FREE)
 			continue;
+		v = p->s[k].node;
+		if (mem[k] > budget) {
+			over = (double)(mem[k] - budget);
+			sum += over;
+			if (t < g->n && over > ex[t])
+				ex[t] = over;
 		}
-		v = st->node;
-		during = cur + (double)g->mem[v] + (double)g->workspace[v];
-		if (during > (double)budget) {
-			sum += during - (double)budget;
-			if (t < g->n && during - (double)budget > ex[t])
-				ex[t] = during - (double)budget;
-		}
-		regnode[st->reg] = v;
-		cur += (double)g->mem[v];
 		if (v == t)
 			t++;
 	}
@@ -238,19 +242,18 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 	int n = g->n, k, a, b, v, steps = 0, fits = 0, wide = 0;
 	double *ex = rp_xmalloc(sizeof *ex * (size_t)n);
 	double *ex2 = rp_xmalloc(sizeof *ex2 * (size_t)n);
-	int *regnode = NULL;
+	struct memtrace tr = { 0 };
 	struct rp_seq seq = { 0 }, drops = { 0 };
 	struct rp_plan plan, cur;	/* cur: the plan of r as it stands */
 	struct rp_sim sim;
 	double excess, cost;
 
 	rp_plan_init(&cur);
-	if (ret_eval(g, r->ret, r->nr, &seq, &cur, &sim, lim, cause) != 0) {
+	if (ret_eval(g, r->ret, r->nr, &seq, &cur, &sim, &tr, lim, cause) != 0) {
 		fits = -1;
 		goto out;
 	}
-	regnode = rp_xmalloc(sizeof *regnode * (size_t)(cur.nregs ? cur.nregs : 1));
-	excess = stage_excess(g, &cur, pb->budget, ex, regnode);
+	excess = stage_excess(g, &cur, tr.mem, pb->budget, ex);
 	cost = sim.cost;
 	r->peak = sim.peak;
 	rp_sim_destroy(&sim);
@@ -294,13 +297,11 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 				r->ret[r->nr] = (struct rp_retain){ keep.node, hi + 1,
 				    keep.to };
 				if (ret_eval(g, r->ret, r->nr + 1, &seq, &plan, &sim,
-				    lim, cause) != 0) {
+				    &tr, lim, cause) != 0) {
 					fits = -1;
 					goto out;
 				}
-				regnode = rp_xreallocarray(regnode, (size_t)(plan.nregs ?
-				    plan.nregs : 1), sizeof *regnode);
-				e2 = stage_excess(g, &plan, pb->budget, ex2, regnode);
+				e2 = stage_excess(g, &plan, tr.mem, pb->budget, ex2);
 				if (e2 < excess) {
 					double sc = (sim.cost - cost) / (excess - e2);
 					if (bk < 0 || sc < bscore) {
@@ -332,14 +333,13 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 		}
 		steps++;
 		cost = bcost;
-		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
+		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, &tr, lim,
+		    cause) != 0) {
 			fits = -1;
 			goto out;
 		}
 		rp_plan_move(&cur, &plan);
-		regnode = rp_xreallocarray(regnode, (size_t)(cur.nregs ?
-		    cur.nregs : 1), sizeof *regnode);
-		excess = stage_excess(g, &cur, pb->budget, ex, regnode);
+		excess = stage_excess(g, &cur, tr.mem, pb->budget, ex);
 		r->peak = sim.peak;
 		rp_sim_destroy(&sim);
 	}
@@ -352,7 +352,7 @@ out:
 	rp_plan_destroy(&cur);
 	free(ex);
 	free(ex2);
-	free(regnode);
+	free(tr.mem);
 	rp_seq_destroy(&seq);
 	rp_seq_destroy(&drops);
 	return fits;
@@ -381,7 +381,8 @@ fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 	rp_plan_init(&kept);
 	while (changed && !lim->stopped) {
 		changed = 0;
-		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, lim, cause) != 0) {
+		if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim, NULL, lim,
+		    cause) != 0) {
 			rc = -1;
 			goto out;
 		}
@@ -411,7 +412,7 @@ fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 			r->ret[r->nr++] = (struct rp_retain){ cand.node[k],
 			    cand.node[k + 1], cand.node[k + 2] };
 			if (ret_eval(g, r->ret, r->nr, &seq, &plan, &sim,
-			    lim, cause) != 0) {
+			    NULL, lim, cause) != 0) {
 				rc = -1;
 				goto out;
 			}

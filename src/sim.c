@@ -27,6 +27,13 @@ reg_name(const struct rp_plan *p, int r)
 int
 rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *out)
 {
+	return rp_simulate_mem(g, p, out, NULL);
+}
+
+int
+rp_simulate_mem(const struct rp_graph *g, const struct rp_plan *p,
+    struct rp_sim *out, int64_t *mem)
+{
 	int *reg_node = rp_xmalloc(sizeof *reg_node * (size_t)(p->nregs ? p->nregs : 1));
 	int *live = rp_xcalloc((size_t)g->n, sizeof *live);
 	int *computed = rp_xcalloc((size_t)g->n, sizeof *computed);
@@ -61,6 +68,8 @@ rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *ou
 			live[v]--;
 			cur -= g->mem[v];
 			reg_node[r] = -1;
+			if (mem != NULL)
+				mem[i] = cur > INT64_MAX ? INT64_MAX : (int64_t)cur;
 			continue;
 		}
 		v = s->node;
@@ -89,6 +98,8 @@ rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *ou
 			goto bad;
 		}
 		during = cur + g->mem[v] + g->workspace[v];
+		if (mem != NULL)
+			mem[i] = during > INT64_MAX ? INT64_MAX : (int64_t)during;
 		if (during > out->peak) {
 			out->peak = during > INT64_MAX ? INT64_MAX : (int64_t)during;
 			out->peak_stmt = i;

@@ -26,6 +26,12 @@ struct rp_sim {
  * statements replayed. Call rp_sim_destroy(out) afterwards.
  * Time: O(statements + sum of in-degrees of computed nodes). */
 int rp_simulate(const struct rp_graph *g, const struct rp_plan *p, struct rp_sim *out);
+/* rp_simulate that also writes, when mem is not NULL, the memory in use
+ * during each statement replayed into mem[0..p->len): for a compute, what
+ * is live plus the node's output and workspace (saturating at INT64_MAX);
+ * for a free, what is live after it. */
+int rp_simulate_mem(const struct rp_graph *g, const struct rp_plan *p,
+    struct rp_sim *out, int64_t *mem);
 void rp_sim_destroy(struct rp_sim *s);
 
 /* The smallest budget any plan can need: the largest working set of a single
