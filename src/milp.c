@@ -23,12 +23,15 @@ struct rp_milp {
 	double unit;		/* bytes per memory unit of the model */
 	double budget;		/* in units */
 	int *rcol, *scol, *ucol;	/* by tri(t, i); 0: fixed at 0 */
+	int *urow;		/* by tri(t, k): the row defining U[t][k] */
 	int *fcol;		/* by fbase[t] + edge; edges in pred CSR order */
 	long *fbase;
 	int ncols, nrows, nbin, elim;
 	long nnz;
 	double build_s;
 	int lp_ok;		/* the LP relaxation is solved */
+	int slack_start;	/* RP_MILP_SLACK_START */
+	int started;		/* the LP has had its starting basis */
 	double *lpx;		/* its solution by column (1-based) when an
 				   engine other than GLPK solved it, else NULL */
 	double lpobj;		/* its optimum */
@@ -176,6 +179,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	glp_term_hook(term_hook, NULL);
 	m = rp_xcalloc(1, sizeof *m);
 	m->lpbound = NAN;
+	m->slack_start = (flags & RP_MILP_SLACK_START) != 0;
 	m->g = g;
 	m->n = n;
 	for (i = 0; i < n; i++)
@@ -187,6 +191,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	m->rcol = rp_xcalloc((size_t)sz, sizeof *m->rcol);
 	m->scol = rp_xcalloc((size_t)sz, sizeof *m->scol);
 	m->ucol = rp_xcalloc((size_t)sz, sizeof *m->ucol);
+	m->urow = rp_xcalloc((size_t)sz, sizeof *m->urow);
 	m->fbase = rp_xcalloc((size_t)n + 1, sizeof *m->fbase);
 	for (t = 0; t < n; t++)
 		m->fbase[t + 1] = m->fbase[t] + g->pred_off[t + 1];
@@ -333,6 +338,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 		for (k = 0; k <= t; k++) {
 			int u = m->ucol[tri(t, k)];
 			row = add_row(m, GLP_FX, 0, 0);
+			m->urow[tri(t, k)] = row;
 			trip_add(&tr, row, u, 1);
 			trip_add(&tr, row, R(t, k), -(double)g->mem[k] / m->unit);
 			if (k == 0) {
@@ -390,6 +396,7 @@ rp_milp_free(struct rp_milp *m)
 	free(m->rcol);
 	free(m->scol);
 	free(m->ucol);
+	free(m->urow);
 	free(m->fcol);
 	free(m->fbase);
 	free(m->warm);
@@ -439,6 +446,7 @@ rp_milp_stats(const struct rp_milp *m, struct rp_milp_stats *st)
 	st->nonzeros = m->nnz;
 	st->eliminated = m->elim;
 	st->build_s = m->build_s;
+	st->lp_iterations = glp_get_it_cnt(m->lp);
 }
 
 #ifdef HAVE_CBC
@@ -488,6 +496,59 @@ dual_bound(glp_prob *lp)
 	return isfinite(b) ? b : NAN;
 }
 
+/* The starting basis of the LP relaxation: checkpoint-all's. Each U[t][k]
+ * is basic in the row that defines it, every other row's slack is basic,
+ * and the binaries are nonbasic at checkpoint-all's values: every R[t][i]
+ * below the diagonal at 0, S[t][i] at 1 while i still has a reader at or
+ * after t (or is an output), FREE at 1 after i's last reader. The U columns
+ * are unit lower bidiagonal in their rows, so the basis is nonsingular;
+ * every basic column costs nothing, so the row prices are 0 and the
+ * reduced costs are the costs, which are >= 0 on R at 0 and 0 elsewhere:
+ * the basis is dual feasible. Its only primal infeasibilities are the
+ * stages where checkpoint-all is over the budget, so the dual simplex
+ * starts on the trade-off itself. From GLPK's all-slack basis it first
+ * spends its iterations, at the baseline objective, on the dependency rows
+ * that keeping nothing violates (bench/lp-start.sh). */
+static void
+ckpt_basis(struct rp_milp *m)
+{
+	const struct rp_graph *g = m->g;
+	int n = m->n, t, i, k, e, c;
+	int *last = rp_xmalloc(sizeof *last * (size_t)(n ? n : 1));
+
+	for (i = 0; i < n; i++) {
+		last[i] = -1;
+		for (e = g->succ_off[i]; e < g->succ_off[i + 1]; e++)
+			if (g->succ[e] > last[i])
+				last[i] = g->succ[e];
+	}
+	for (k = 1; k <= m->nrows; k++)
+		glp_set_row_stat(m->lp, k, GLP_BS);
+	for (c = 1; c <= m->ncols; c++)
+		glp_set_col_stat(m->lp, c, glp_get_col_type(m->lp, c) == GLP_FX ?
+		    GLP_NS : GLP_NL);
+	for (t = 1; t < n; t++)
+		for (i = 0; i < t; i++) {
+			c = m->scol[tri(t, i)];
+			if (c != 0 && (last[i] >= t || g->output[i]))
+				glp_set_col_stat(m->lp, c, GLP_NU);
+		}
+	for (t = 0; t < n; t++)
+		for (e = g->pred_off[t]; e < g->pred_off[t + 1]; e++) {
+			c = m->fcol[m->fbase[t] + e];
+			i = g->pred[e];
+			if (glp_get_col_type(m->lp, c) != GLP_FX && !g->output[i] &&
+			    last[i] == t)
+				glp_set_col_stat(m->lp, c, GLP_NU);
+		}
+	for (t = 0; t < n; t++)
+		for (k = 0; k <= t; k++) {
+			glp_set_col_stat(m->lp, m->ucol[tri(t, k)], GLP_BS);
+			glp_set_row_stat(m->lp, m->urow[tri(t, k)], GLP_NS);
+		}
+	free(last);
+}
+
 enum rp_milp_result
 rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 {
@@ -504,12 +565,22 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 	if (m->engine == RP_MILP_CBC)
 		return solve_lp_clp(m, seconds, obj);
 #endif
+	/* Later solves (other budgets) go on from the basis the last one
+	 * left. */
+	if (!m->started && !m->slack_start)
+		ckpt_basis(m);
+	m->started = 1;
 	glp_init_smcp(&parm);
 	parm.msg_lev = log_fn != NULL ? GLP_MSG_ON : GLP_MSG_OFF;
 	parm.meth = GLP_DUALP;	/* dual simplex: far faster on this model */
 	if (seconds > 0)
 		parm.tm_lim = seconds * 1000 < 2e9 ? (int)(seconds * 1000) : 2000000000;
 	rc = glp_simplex(m->lp, &parm);
+	if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
+		/* cannot happen with the bases above; GLPK's own then */
+		glp_std_basis(m->lp);
+		rc = glp_simplex(m->lp, &parm);
+	}
 	st = glp_get_status(m->lp);
 	if (rc == GLP_ETMLIM) {
 		m->lpbound = dual_bound(m->lp);

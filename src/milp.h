@@ -27,6 +27,7 @@ struct rp_milp_stats {
 	long nonzeros;
 	int eliminated;		/* variables fixed to 0 before solving */
 	double build_s;
+	int lp_iterations;	/* GLPK's simplex iterations so far */
 };
 
 /* Largest graph the model is built for: it has O(n^2) stages x nodes. */
@@ -46,6 +47,9 @@ struct rp_milp *rp_milp_build(const struct rp_graph *g, int64_t budget,
 #define RP_MILP_REDUCE 1
 #define RP_MILP_SPLIT_FREE 2
 #define RP_MILP_STAGE_ROWS 4
+/* Not a formulation: GLPK solves the LP relaxation from its standard
+ * all-slack basis instead of checkpoint-all's (milp.c), for benchmarks. */
+#define RP_MILP_SLACK_START 8
 struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
     int flags, char **cause);
 void rp_milp_free(struct rp_milp *m);

@@ -204,6 +204,18 @@ main(void)
 			/* The row prices of the optimal basis prove it. */
 			CHECK(fabs(rp_milp_price_bound(m) - lpobj) <
 			    1e-6 * fmax(1, lpobj));
+			/* From GLPK's all-slack basis the LP has the same
+			 * optimum as from checkpoint-all's. */
+			{
+				struct rp_milp *ms = rp_milp_build_ex(g, budget,
+				    RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
+				    RP_MILP_STAGE_ROWS | RP_MILP_SLACK_START, &cause);
+				double slack;
+				CHECK(rp_milp_solve_lp(ms, 0, &slack) ==
+				    RP_MILP_OPTIMAL && fabs(slack - lpobj) <
+				    1e-6 * fmax(1, lpobj));
+				rp_milp_free(ms);
+			}
 			/* The other formulations (without the reductions, with
 			 * Checkmate's FREE rows, without the stage rows, or
 			 * Checkmate's own) have the same optimum. */
@@ -258,6 +270,17 @@ main(void)
 		}
 		rp_milp_free(m);
 		rp_seq_destroy(&seq);
+		/* At the checkpoint-all peak, checkpoint-all's basis, where the
+		 * LP starts, is optimal: no iterations, the baseline cost. */
+		{
+			struct rp_milp_stats ms;
+			m = rp_milp_build(g, pb.ckpt_all_peak, &cause);
+			CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL &&
+			    fabs(lpobj - pb.baseline) < 1e-9 * fmax(1, pb.baseline));
+			rp_milp_stats(m, &ms);
+			CHECK(ms.lp_iterations == 0);
+			rp_milp_free(m);
+		}
 
 		/* Strategies: frontier-advancing ones never beat the optimum;
 		 * ilp never loses to any of them. DTR's plans are not always
