@@ -30,7 +30,6 @@ splitmix(uint64_t *st)
 struct rounding {
 	struct rp_retain *ret;
 	int nr, cap;
-	int have;		/* one is kept */
 	int steps;		/* drops made by the trim pass */
 	char *note;		/* how it was rounded */
 	double cost;
@@ -58,6 +57,58 @@ spent(struct pass_limit *l)
 /* Roundings over the budget that the trim pass starts from: it is greedy,
  * and where it ends depends on where it starts. */
 #define OVER_KEEP 3
+
+/* Roundings kept for the passes, cheapest first (lower peak on ties), at
+ * most max of them (0: every one). The fill pass starts from every
+ * distinct rounding that fits: where it ends depends on where it starts
+ * as well, and which rounding it improves most is not the cheapest one
+ * often enough (bench/lpround-results.md); there are at most a few dozen
+ * roundings, and the pass limit bounds the work. */
+struct pool {
+	struct rounding *r;
+	int len, cap, max;
+};
+
+/* The slot where a rounding of this cost and peak goes, its former
+ * occupant freed and the entries after it moved down; NULL when it is not
+ * kept (the pool is full of cheaper ones, or one with the same cost and
+ * peak is there, which is taken for it). */
+static struct rounding *
+pool_slot(struct pool *p, double cost, int64_t peak)
+{
+	int at;
+
+	for (at = 0; at < p->len; at++) {
+		const struct rounding *q = &p->r[at];
+		if (q->cost == cost && q->peak == peak)
+			return NULL;
+		if (cost < q->cost || (cost == q->cost && peak < q->peak))
+			break;
+	}
+	if (p->max > 0 && at >= p->max)
+		return NULL;
+	if (p->max > 0 && p->len == p->max) {
+		free(p->r[p->len - 1].ret);
+		free(p->r[p->len - 1].note);
+		p->len--;
+	}
+	rp_grow(&p->r, &p->cap, p->len + 1, sizeof *p->r);
+	memmove(&p->r[at + 1], &p->r[at], sizeof *p->r * (size_t)(p->len - at));
+	memset(&p->r[at], 0, sizeof *p->r);
+	p->len++;
+	return &p->r[at];
+}
+
+static void
+pool_destroy(struct pool *p)
+{
+	int j;
+	for (j = 0; j < p->len; j++) {
+		free(p->r[j].ret);
+		free(p->r[j].note);
+	}
+	free(p->r);
+}
 
 /* Memory during each statement of the last plan replayed (sim.h). */
 struct memtrace {
@@ -98,14 +149,14 @@ ret_eval(const struct rp_graph *g, const struct rp_retain *ret, int nr,
 }
 
 /* Rounds the fractional S (sstar, by stage and node) with threshold th, or
- * randomly when th < 0, and offers the completed plan. The cheapest
- * rounding that fits so far is kept in keep, the OVER_KEEP cheapest that
- * do not in over. */
+ * randomly when th < 0, and offers the completed plan. It goes to the
+ * pool fit when it fits, else to over. */
 static int
 round_once(const struct rp_problem *pb, const double *sstar, double th,
-    uint64_t *rng, struct rp_best *best, char *note, struct rounding *keep,
-    struct rounding *over, char **cause)
+    uint64_t *rng, struct rp_best *best, char *note, struct pool *fit,
+    struct pool *over, char **cause)
 {
+	struct rounding *keep;
 	const struct rp_graph *g = pb->g;
 	int n = g->n, t, i, nr = 0, cap = 0;
 	struct rp_retain *ret = NULL;
@@ -145,39 +196,12 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 		return -1;
 	}
 	rp_seq_destroy(&seq);
-	if (sim.peak > pb->budget) {
-		/* over[] is sorted, cheapest first (lower peak on ties); a
-		 * rounding with the cost and peak of one kept is taken for it. */
-		int j, at = OVER_KEEP;
-		for (j = OVER_KEEP - 1; j >= 0; j--) {
-			if (over[j].have && over[j].cost == sim.cost &&
-			    over[j].peak == sim.peak) {
-				at = OVER_KEEP;
-				break;
-			}
-			if (!over[j].have || sim.cost < over[j].cost ||
-			    (sim.cost == over[j].cost && sim.peak < over[j].peak))
-				at = j;
-		}
-		keep = NULL;
-		if (at < OVER_KEEP) {
-			free(over[OVER_KEEP - 1].ret);
-			free(over[OVER_KEEP - 1].note);
-			memmove(&over[at + 1], &over[at], sizeof *over *
-			    (size_t)(OVER_KEEP - 1 - at));
-			memset(&over[at], 0, sizeof *over);
-			keep = &over[at];
-		}
-	} else if (keep->have && sim.cost >= keep->cost)
-		keep = NULL;
+	keep = pool_slot(sim.peak > pb->budget ? over : fit, sim.cost, sim.peak);
 	if (keep != NULL) {
-		free(keep->ret);
-		free(keep->note);
 		keep->note = rp_xstrdup(note);
 		keep->ret = ret;
 		keep->nr = nr;
 		keep->cap = cap;
-		keep->have = 1;
 		keep->cost = sim.cost;
 		keep->peak = sim.peak;
 		ret = NULL;
@@ -530,7 +554,7 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 	int n = g->n, t, i, a, j, k, rc = 0;
 	double *sstar = rp_xcalloc((size_t)((long)n * (n + 1) / 2 + 1), sizeof *sstar);
 	uint64_t rng = pb->opt != NULL ? pb->opt->seed : 1;
-	struct rounding keep = { 0 }, over[OVER_KEEP] = { { 0 } };
+	struct pool fit = { NULL, 0, 0, 0 }, over = { NULL, 0, 0, OVER_KEEP };
 	struct pass_limit lim = { deadline, PASS_WORK, 0 };
 	int plain = pb->opt != NULL && pb->opt->round_plain;
 	double obj;
@@ -566,7 +590,7 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			    "%g%% of the budget, threshold %g", 100 * (1 - eps),
 			    thresholds[k]);
 			if ((rc = round_once(pb, sstar, thresholds[k], &rng, best,
-			    note, &keep, over, cause)) != 0)
+			    note, &fit, &over, cause)) != 0)
 				goto out;
 		}
 		for (k = 0; k < RANDOM_SAMPLES; k++) {
@@ -574,7 +598,7 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 			    "%g%% of the budget, randomized (seed %llu)",
 			    100 * (1 - eps), pb->opt != NULL ? pb->opt->seed : 1ULL);
 			if ((rc = round_once(pb, sstar, -1, &rng, best, note,
-			    &keep, over, cause)) != 0)
+			    &fit, &over, cause)) != 0)
 				goto out;
 			if (deadline > 0 && rp_now() > deadline)
 				break;
@@ -583,8 +607,8 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 	/* The cheapest roundings over the budget, trimmed to fit, may be
 	 * cheaper than every one that fits; the fill pass then improves on
 	 * each plan that fits. */
-	for (j = 0; j < OVER_KEEP && over[j].have && !plain; j++) {
-		struct rounding *o = &over[j];
+	for (j = 0; j < over.len && !plain; j++) {
+		struct rounding *o = &over.r[j];
 		struct rp_plan plan;
 		char *note;
 		int fits;
@@ -609,17 +633,13 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 		if ((rc = fill(pb, o, &lim, best, cause)) != 0)
 			goto out;
 	}
-	if (keep.have && !plain)
-		rc = fill(pb, &keep, &lim, best, cause);
+	for (j = 0; j < fit.len && !plain && rc == 0 && !lim.stopped; j++)
+		rc = fill(pb, &fit.r[j], &lim, best, cause);
 out:
 	if (a > 0)
 		rp_milp_set_budget(m, pb->budget);
-	free(keep.ret);
-	free(keep.note);
-	for (j = 0; j < OVER_KEEP; j++) {
-		free(over[j].ret);
-		free(over[j].note);
-	}
+	pool_destroy(&fit);
+	pool_destroy(&over);
 	free(sstar);
 	return rc;
 }

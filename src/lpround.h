@@ -12,8 +12,9 @@
  * R solver), and the allowance epsilon is searched by solving the LP again
  * at (1 - epsilon) of the budget; plans are judged at the real budget.
  * Unless pb->opt->round_plain, the trim pass then brings the cheapest
- * roundings over the budget within it, and the fill pass keeps recomputed
- * values resident where that fits and is cheaper (remat-plan(1)). Stops
+ * roundings over the budget within it, and the fill pass, from every
+ * rounding that fits, keeps recomputed values resident where that fits
+ * and is cheaper (remat-plan(1)). Stops
  * at deadline (rp_now() time, <= 0: none). Sets *bound to the LP optimum at
  * the real budget (NaN when the LP was not solved) and, if lp is not NULL,
  * *lp to the outcome of that LP solve (RP_MILP_OPTIMAL, RP_MILP_INFEASIBLE,
