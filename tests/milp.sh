@@ -1,0 +1,92 @@
+#!/bin/sh
+# The MILP against every other strategy on the shipped linear and branching
+# graphs (linear-*, resnet-4, unet-3) at 90, 70 and 50% of the
+# checkpoint-all peak and at the tightest budget where a heuristic fits
+# (found by bisection; below it, at 50%, none need fit): the chosen plan is
+# written and replays within the budget, ilp fits and is never worse than any strategy that fits, and the
+# report gives the lower bound (a number, with ilp's ratio to it, or
+# "infeasible" with ilp saying so). The MILP strategies get 5 seconds.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+# field ROW COLUMN: a column of the CSV report's row ROW (first field).
+field() {
+	awk -F, -v s="$1" -v c="$2" '$1 == s { print $c }' "$TMP/r.csv"
+}
+
+# check GRAPH BUDGET BYTES TIGHTEST: BUDGET as given to --budget, BYTES
+# what it comes to; below TIGHTEST (bytes), no plan need fit.
+check() {
+	g=$1 b=$2
+	what="$(basename "$g" .xml) at $b"
+	rm -f "$TMP/p.xml"
+	"$RP" --graph "$g" --budget "$b" -f csv --time-limit 5 -o "$TMP/p.xml" \
+	    >"$TMP/r.csv" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ "$3" -lt "$4" ] && [ ! -e "$TMP/p.xml" ]; then
+		pass	# below the tightest budget: nothing fits, nothing written
+		return
+	fi
+	if [ "$rc" -ne 0 ]; then
+		fail "$what: exit status $rc: $(cat "$TMP/err")"
+		return
+	fi
+	if "$RP" --graph "$g" --budget "$b" --check "$TMP/p.xml" -f csv \
+	    >"$TMP/k.csv" 2>&1 && [ "$(sed -n 2p "$TMP/k.csv" | cut -d, -f9)" = yes ]; then
+		pass
+	else
+		fail "$what: the written plan does not replay within the budget"
+	fi
+	if [ "$(field ilp 2)" != fits ]; then
+		fail "$what: ilp does not fit: $(grep '^ilp,' "$TMP/r.csv")"
+		return
+	fi
+	ilp=$(field ilp 3)
+	worse=$(awk -F, -v c="$ilp" '$2 == "fits" && c > $3 + 1e-9 { print $1 }' \
+	    "$TMP/r.csv")
+	if [ -z "$worse" ]; then
+		pass
+	else
+		fail "$what: ilp ($ilp) is worse than $worse"
+	fi
+	case $(field "lower bound" 2),$(field "lower bound" 3) in
+	bound,[0-9]*)
+		ratio=$(grep '^ilp,' "$TMP/r.csv" | awk -F, '{ print $NF }')
+		case $ratio in
+		[0-9]*) pass ;;
+		*) fail "$what: ilp has no ratio to the lower bound" ;;
+		esac ;;
+	infeasible,)
+		if grep '^ilp,' "$TMP/r.csv" | grep -q 'no frontier-advancing plan fits'; then
+			pass
+		else
+			fail "$what: infinite bound, but ilp does not say why"
+		fi ;;
+	*)
+		fail "$what: no lower bound row: $(grep '^lower bound,' "$TMP/r.csv")" ;;
+	esac
+}
+
+for g in "$SRC"/graphs/linear-*.xml "$SRC"/graphs/resnet-4.xml \
+    "$SRC"/graphs/unet-3.xml; do
+	info=$("$RP" --graph "$g" --info -f json)
+	lo=$(echo "$info" | sed -n 's/.*"min_budget":\([0-9]*\).*/\1/p')
+	hi=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
+	# The smallest budget in lo..hi where a heuristic fits (checkpoint-all
+	# fits at hi); fitting need not be monotone, so hi is the smallest
+	# budget found to fit.
+	while [ "$lo" -lt "$hi" ]; do
+		mid=$(((lo + hi) / 2))
+		if "$RP" --graph "$g" --budget "$mid" \
+		    -s checkpoint-all,chen-sqrtn,chen-greedy,dtr >/dev/null 2>&1; then
+			hi=$mid
+		else
+			lo=$((mid + 1))
+		fi
+	done
+	peak=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
+	for pct in 90 70 50; do
+		check "$g" "$pct%" $((peak * pct / 100)) "$hi"
+	done
+	check "$g" "$hi" "$hi" "$hi"
+done
+finish
