@@ -31,6 +31,8 @@ struct rp_milp {
 	double build_s;
 	int lp_ok;		/* the LP relaxation is solved */
 	int slack_start;	/* RP_MILP_SLACK_START */
+	int int_cost;		/* every cost is an integer, so is every
+				   plan's: bounds round up */
 	int started;		/* the LP has had its starting basis */
 	double *lpx;		/* its solution by column (1-based) when an
 				   engine other than GLPK solved it, else NULL */
@@ -51,6 +53,18 @@ static long
 tri(int t, int i)
 {
 	return (long)t * (t + 1) / 2 + i;
+}
+
+/* A lower bound on the cost of every plan of the model, b, made as strong
+ * as the costs allow: where they are all integers, so is every plan's
+ * cost, and b rounds up (less a relative tolerance for the solvers'
+ * rounding errors). */
+static double
+round_bound(const struct rp_milp *m, double b)
+{
+	if (!m->int_cost || !isfinite(b))
+		return b;
+	return ceil(b - 1e-9 * fmax(1, fabs(b)));
 }
 
 static void (*log_fn)(void *, const char *);
@@ -186,6 +200,10 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 		if ((double)(g->mem[i] + g->workspace[i]) > big)
 			big = (double)(g->mem[i] + g->workspace[i]);
 	m->unit = big > 0 ? big : 1;
+	m->int_cost = 1;
+	for (i = 0; i < n; i++)
+		if (g->cost[i] != floor(g->cost[i]) || fabs(g->cost[i]) > 0x1p50)
+			m->int_cost = 0;
 	m->budget = (double)(budget - g->fixed_mem) / m->unit;
 	m->budget0 = m->budget;
 	m->rcol = rp_xcalloc((size_t)sz, sizeof *m->rcol);
@@ -600,7 +618,7 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 double
 rp_milp_lp_bound(const struct rp_milp *m)
 {
-	return m->lp_ok ? m->lpobj : m->lpbound;
+	return round_bound(m, m->lp_ok ? m->lpobj : m->lpbound);
 }
 
 double
@@ -791,6 +809,7 @@ struct search {
 	double deadline, mip_gap;
 	double sent_bound, sent_obj;
 	int injected, stopped;
+	int proved;		/* the bound reached the incumbent */
 	int *seq, nseq;
 };
 
@@ -834,10 +853,17 @@ callback(glp_tree *T, void *info)
 		send_incumbent(s, NULL, glp_mip_obj_val(s->m->lp));
 	p = glp_ios_best_node(T);
 	if (p != 0) {
-		double b = glp_ios_node_bound(T, p);
+		double b = round_bound(s->m, glp_ios_node_bound(T, p));
 		if (b > s->sent_bound + 1e-9 * fabs(b)) {
 			s->sent_bound = b;
 			rp_worker_bound(s->w, b);
+		}
+		/* GLPK does not know that the costs are integers: a bound
+		 * rounded up to the incumbent proves it. */
+		if (glp_mip_status(s->m->lp) == GLP_FEAS && glp_mip_obj_val(s->m->lp) <=
+		    b + 1e-9 * fmax(1, fabs(b))) {
+			s->proved = 1;
+			glp_ios_terminate(T);
 		}
 	}
 	/* The parent kills the search at the deadline; stopping here first
@@ -891,7 +917,7 @@ search_run(struct rp_worker *w, void *arg)
 	else {
 		if (glp_mip_obj_val(m->lp) < s->sent_obj)
 			send_incumbent(s, NULL, glp_mip_obj_val(m->lp));
-		result = st == GLP_OPT && rc == 0 && !s->stopped ?
+		result = (st == GLP_OPT && rc == 0 && !s->stopped) || s->proved ?
 		    RP_MILP_OPTIMAL : RP_MILP_FEASIBLE;
 	}
 	free(s->seq);
@@ -991,6 +1017,7 @@ cbc_run(struct rp_worker *w, void *arg)
 	}
 	r = rp_cbc_solve(&cc.md, m->warm != NULL ? m->warm + 1 : NULL, left,
 	    s->mip_gap, m->threads, x + 1, &xobj, &bound);
+	bound = round_bound(m, bound);
 	if (bound > s->sent_bound)
 		rp_worker_bound(w, bound);
 	if ((r == RP_CBC_OPTIMAL || r == RP_CBC_FEASIBLE) && xobj < s->sent_obj)
@@ -1116,7 +1143,7 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 			return;
 		}
 	}
-	lpobj = m->lpobj;
+	lpobj = round_bound(m, m->lpobj);
 	memset(&s, 0, sizeof s);
 	s.m = m;
 	s.deadline = seconds > 0 ? t0 + seconds : 0;
@@ -1148,6 +1175,11 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 		sol->obj = out.obj;
 		sol->bound = sol->result == RP_MILP_OPTIMAL ? out.obj :
 		    fmin(fmax(out.bound, lpobj), out.obj);
+		/* a search killed at the deadline may have proved it all
+		 * the same */
+		if (sol->result == RP_MILP_FEASIBLE && sol->bound >= sol->obj -
+		    1e-9 * fmax(1, fabs(sol->obj)))
+			sol->result = RP_MILP_OPTIMAL;
 		for (k = 0; k < out.nsol; k++)
 			rp_seq_push(seq, out.sol[k]);
 	} else if (sol->result == RP_MILP_NOSOLUTION)

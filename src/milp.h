@@ -82,7 +82,8 @@ enum rp_milp_result rp_milp_solve_lp(struct rp_milp *m, double seconds,
 /* A lower bound from the last rp_milp_solve_lp: the optimum when it was
  * solved, else, when GLPK's dual simplex stopped at the time limit, the
  * bound its row prices prove by then (Lagrangian duality, see milp.c);
- * NaN when there is none. */
+ * NaN when there is none. Where every node's cost is an integer, so is
+ * every plan's, and this bound (like the search's) is rounded up. */
 double rp_milp_lp_bound(const struct rp_milp *m);
 
 /* The bound that the row prices of GLPK's current basis prove, optimal
