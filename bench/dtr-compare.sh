@@ -4,9 +4,7 @@
 # default runs eager eviction and banishing and keeps the cheaper plan;
 # DTR_MODE=--dtr-eager or --dtr-banish runs one. GRAPHS="a.xml b.xml" picks
 # the graphs (default: all of graphs/). Prints a Markdown table.
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-rp=${RP:-$top/remat-plan}
+. "$(dirname "$0")/common.sh"
 mode=${DTR_MODE:-}
 heuristics="dtr dtr-eqclass dtr-local lru largest msps random"
 budgets="90 70 50 30"

@@ -4,12 +4,7 @@
 # 3 units a gradient node needs; and budget ceil(log2 n) + 3. Prints the
 # extra computations of exact dtr (eager eviction and banishing) and lru,
 # divided by n (sqrt budget) and by n log2 n (log budget).
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-rp=${RP:-$top/remat-plan}
-gen=${GEN:-$top/tools/gengraph}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.sh"
 
 extra() {	# graph n budget args... -> extra computations
 	g=$1 n=$2 b=$3

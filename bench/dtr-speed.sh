@@ -3,12 +3,7 @@
 # training, half forward, half gradient nodes) of 1k to 16k nodes at 50% of
 # the checkpoint-all peak, for dtr-eqclass, exact dtr and lru side by side
 # in one run; planning time as remat-plan measures it (best of 3).
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-rp=${RP:-$top/remat-plan}
-gen=${GEN:-$top/tools/gengraph}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.sh"
 
 best() {	# graph heuristic -> "seconds overhead"
 	for i in 1 2 3; do

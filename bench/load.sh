@@ -4,12 +4,7 @@
 # a bare libxml2 parse of the same file (xmllint --noout) as the yardstick.
 # The 10,000-node, 20,000-edge row is the one the loader is held to:
 # "well under a second". Usage: bench/load.sh (from a built tree).
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-rp=${RP:-$top/remat-plan}
-gen=${GEN:-$top/tools/gengraph}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/common.sh"
 
 # best of 5 of a command's wall time in ms
 best_ms() {

@@ -8,13 +8,9 @@
 # LP. Prints a Markdown table; "speed-up" is the all-slack time over
 # checkpoint-all's (">" where the all-slack LP hit the limit).
 # Usage: bench/lp-start.sh [SECONDS]
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/common.sh"
 bench=${BENCH:-$top/bench/lp_bench}
-gen=${GEN:-$top/tools/gengraph}
 secs=${1:-600}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 "$gen" training 35 3 >"$tmp/training-71.xml"
 "$gen" training 75 3 >"$tmp/training-151.xml"
 graphs="$top/graphs/linear-32.xml $top/graphs/resnet-4.xml

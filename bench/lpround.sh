@@ -7,13 +7,9 @@
 # GRAPHS="a.xml b.xml" picks the graphs (default: the shipped graphs of at
 # most 130 nodes, whose LP GLPK solves in well under a minute); SECONDS_LIMIT
 # (default 120) is the --time-limit of each run. Prints a Markdown table.
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-rp=${RP:-$top/remat-plan}
+. "$(dirname "$0")/common.sh"
 limit=${SECONDS_LIMIT:-120}
 budgets="90 70 50"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 if [ -z "${GRAPHS:-}" ]; then
 	GRAPHS=

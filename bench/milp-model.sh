@@ -7,15 +7,11 @@
 # same load. Instances: the proof target's graphs (up to 75 nodes) at 90%
 # and 70%. SECONDS (default 60) limits each search. Prints a Markdown table.
 # Usage: bench/milp-model.sh [SECONDS [MODEL_A MODEL_B]]
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/common.sh"
 bench=${BENCH:-$top/bench/milp_bench}
-gen=${GEN:-$top/tools/gengraph}
 secs=${1:-60}
 ma=${2:-default}
 mb=${3:-checkmate}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 "$gen" training 35 3 >"$tmp/training-71.xml"
 
 echo "| graph | nodes | budget | model | rows | nonzeros | LP s | LP bound | lp-round | GLPK | GLPK cost | CBC | CBC cost |"

@@ -6,13 +6,9 @@
 # model for comparison (milp_bench MODEL: noreduce, aggregate, checkmate). Graphs: the shipped ones and random training graphs of about
 # 70, 150 and 350 nodes (gengraph training). SECONDS (default 60) limits
 # each search. Prints a Markdown table. Usage: bench/milp.sh [SECONDS]
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/common.sh"
 bench=${BENCH:-$top/bench/milp_bench}
-gen=${GEN:-$top/tools/gengraph}
 secs=${1:-60}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 "$gen" training 35 3 >"$tmp/training-71.xml"
 "$gen" training 75 3 >"$tmp/training-151.xml"
 "$gen" training 175 3 >"$tmp/training-351.xml"
