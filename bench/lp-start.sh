@@ -45,7 +45,7 @@ for g in $graphs; do
 		        bound = "MISMATCH " $11 " / " $22
 		    if ($10 == "optimal" && $21 == "optimal" && $8 > 0)
 		        up = sprintf("%.1fx", $19 / $8)
-		    else if ($10 == "optimal" && $21 == "limit")
+		    else if ($10 == "optimal" && $21 == "limit" && $8 > 0)
 		        up = sprintf(">%.1fx", $19 / $8)
 		    else
 		        up = "-"

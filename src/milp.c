@@ -57,14 +57,16 @@ tri(int t, int i)
 
 /* A lower bound on the cost of every plan of the model, b, made as strong
  * as the costs allow: where they are all integers, so is every plan's
- * cost, and b rounds up (less a relative tolerance for the solvers'
- * rounding errors). */
+ * cost, and b rounds up. Only a fractional part of at least 0.001 (or
+ * 1e-7 of b, for large b) is taken for real, as GLPK does for its node
+ * bounds: a bound within the solvers' tolerances above an integer may be
+ * that integer. */
 static double
 round_bound(const struct rp_milp *m, double b)
 {
 	if (!m->int_cost || !isfinite(b))
 		return b;
-	return ceil(b - 1e-9 * fmax(1, fabs(b)));
+	return b - floor(b) >= fmax(1e-3, 1e-7 * fabs(b)) ? ceil(b) : b;
 }
 
 static void (*log_fn)(void *, const char *);
@@ -572,6 +574,7 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 {
 	glp_smcp parm;
 	int rc, st;
+	double t0;
 
 	free(m->lpx);
 	m->lpx = NULL;
@@ -593,10 +596,15 @@ rp_milp_solve_lp(struct rp_milp *m, double seconds, double *obj)
 	parm.meth = GLP_DUALP;	/* dual simplex: far faster on this model */
 	if (seconds > 0)
 		parm.tm_lim = seconds * 1000 < 2e9 ? (int)(seconds * 1000) : 2000000000;
+	t0 = rp_now();
 	rc = glp_simplex(m->lp, &parm);
 	if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
-		/* cannot happen with the bases above; GLPK's own then */
+		/* cannot happen with the bases above; GLPK's own then, in the
+		 * time left */
 		glp_std_basis(m->lp);
+		if (seconds > 0)
+			parm.tm_lim = (int)fmin(fmax((seconds - (rp_now() - t0)) *
+			    1000, 1), 2e9);
 		rc = glp_simplex(m->lp, &parm);
 	}
 	st = glp_get_status(m->lp);
@@ -858,8 +866,9 @@ callback(glp_tree *T, void *info)
 			s->sent_bound = b;
 			rp_worker_bound(s->w, b);
 		}
-		/* GLPK does not know that the costs are integers: a bound
-		 * rounded up to the incumbent proves it. */
+		/* GLPK rounds its node bounds up itself, but keeps searching
+		 * until no node is left: a best bound that has reached the
+		 * incumbent proves it. */
 		if (glp_mip_status(s->m->lp) == GLP_FEAS && glp_mip_obj_val(s->m->lp) <=
 		    b + 1e-9 * fmax(1, fabs(b))) {
 			s->proved = 1;

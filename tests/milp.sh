@@ -3,8 +3,9 @@
 # graphs (linear-*, resnet-4, unet-3) at 90, 70 and 50% of the
 # checkpoint-all peak and at the tightest budget where a heuristic fits
 # (found by bisection; below it, at 50%, none need fit): the chosen plan is
-# written and replays within the budget, ilp fits and is never worse than any strategy that fits, and the
-# report gives the lower bound (a number, with ilp's ratio to it, or
+# written and replays within the budget, ilp fits and is never worse than
+# any strategy that fits, and the report gives the lower bound (a number,
+# with ilp's ratio to it and no frontier-advancing plan below it, or
 # "infeasible" with ilp saying so). The MILP strategies get 5 seconds.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -54,7 +55,17 @@ check() {
 		case $ratio in
 		[0-9]*) pass ;;
 		*) fail "$what: ilp has no ratio to the lower bound" ;;
-		esac ;;
+		esac
+		# The bound holds for frontier-advancing plans: every plan
+		# but DTR's (ilp's too, unless it is DTR's) costs at least it.
+		below=$(awk -F, '$2 == "fits" && $1 != "dtr" &&
+		    !($1 == "ilp" && /plan of dtr/) && $NF + 0 < 1 - 1e-9 { print $1 }' \
+		    "$TMP/r.csv")
+		if [ -z "$below" ]; then
+			pass
+		else
+			fail "$what: $below below the lower bound $(field "lower bound" 3)"
+		fi ;;
 	infeasible,)
 		if grep '^ilp,' "$TMP/r.csv" | grep -q 'no frontier-advancing plan fits'; then
 			pass
