@@ -67,5 +67,12 @@ rp_nsucc(const struct rp_graph *g, int v)
 {
 	return g->succ_off[v + 1] - g->succ_off[v];
 }
+/* The last reader of v in execution order (successors are sorted), or -1
+ * when nothing reads v. */
+static inline int
+rp_last_succ(const struct rp_graph *g, int v)
+{
+	return rp_nsucc(g, v) > 0 ? g->succ[g->succ_off[v + 1] - 1] : -1;
+}
 
 #endif

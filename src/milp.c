@@ -534,14 +534,7 @@ ckpt_basis(struct rp_milp *m)
 {
 	const struct rp_graph *g = m->g;
 	int n = m->n, t, i, k, e, c;
-	int *last = rp_xmalloc(sizeof *last * (size_t)(n ? n : 1));
 
-	for (i = 0; i < n; i++) {
-		last[i] = -1;
-		for (e = g->succ_off[i]; e < g->succ_off[i + 1]; e++)
-			if (g->succ[e] > last[i])
-				last[i] = g->succ[e];
-	}
 	for (k = 1; k <= m->nrows; k++)
 		glp_set_row_stat(m->lp, k, GLP_BS);
 	for (c = 1; c <= m->ncols; c++)
@@ -550,7 +543,7 @@ ckpt_basis(struct rp_milp *m)
 	for (t = 1; t < n; t++)
 		for (i = 0; i < t; i++) {
 			c = m->scol[tri(t, i)];
-			if (c != 0 && (last[i] >= t || g->output[i]))
+			if (c != 0 && (rp_last_succ(g, i) >= t || g->output[i]))
 				glp_set_col_stat(m->lp, c, GLP_NU);
 		}
 	for (t = 0; t < n; t++)
@@ -558,7 +551,7 @@ ckpt_basis(struct rp_milp *m)
 			c = m->fcol[m->fbase[t] + e];
 			i = g->pred[e];
 			if (glp_get_col_type(m->lp, c) != GLP_FX && !g->output[i] &&
-			    last[i] == t)
+			    rp_last_succ(g, i) == t)
 				glp_set_col_stat(m->lp, c, GLP_NU);
 		}
 	for (t = 0; t < n; t++)
@@ -566,7 +559,6 @@ ckpt_basis(struct rp_milp *m)
 			glp_set_col_stat(m->lp, m->ucol[tri(t, k)], GLP_BS);
 			glp_set_row_stat(m->lp, m->urow[tri(t, k)], GLP_NS);
 		}
-	free(last);
 }
 
 enum rp_milp_result
