@@ -31,6 +31,14 @@ enum {
 
 static const char *progname = "remat-plan";
 
+/* -vv: GLPK's own log, line by line, on standard error. */
+static void
+solver_log(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fputs(msg, stderr);
+}
+
 static void
 usage(FILE *f)
 {
@@ -75,7 +83,8 @@ usage(FILE *f)
 "      --write-lp FILE    write the MILP at --budget in CPLEX LP format and exit\n"
 "      --read-solution FILE  turn another solver's solution of that model\n"
 "                         into a validated plan (report it, write it with -o)\n"
-"  -v, --verbose          progress and timings on standard error\n"
+"  -v, --verbose          progress and timings on standard error; twice:\n"
+"                         GLPK's log as well\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
 "\n"
@@ -499,6 +508,8 @@ main(int argc, char **argv)
 			strats[i] = all[i];
 	}
 
+	if (opt.verbose >= 2)
+		rp_milp_set_log(solver_log, NULL);
 	t0 = rp_now();
 	if (rp_graphml_read(graph_path, &g, &cause) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
