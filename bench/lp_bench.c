@@ -34,6 +34,7 @@ main(int argc, char **argv)
 	double t0, lp_s, obj = NAN;
 	int flags = RP_MILP_REDUCE | RP_MILP_SPLIT_FREE | RP_MILP_STAGE_ROWS;
 
+	rp_malloc_tune();
 	if (argc < 4 || (strcmp(start, "ckpt") != 0 &&
 	    strcmp(start, "slack") != 0)) {
 		fprintf(stderr, "usage: lp_bench GRAPH PERCENT SECONDS "

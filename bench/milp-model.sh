@@ -6,6 +6,9 @@
 # instance both run at the same time, one per core, so that they see the
 # same load. Instances: the proof target's graphs (up to 75 nodes) at 90%
 # and 70%. SECONDS (default 60) limits each search. Prints a Markdown table.
+# ENV_B, when set (VAR=VALUE ...), is the environment of MODEL_B's runs
+# only, e.g. ENV_B=RP_BENCH_MALLOC_DEFAULT=1 with MODEL_A = MODEL_B to
+# measure the allocator settings (milp_bench.c); its rows then say so.
 # Usage: bench/milp-model.sh [SECONDS [MODEL_A MODEL_B]]
 . "$(dirname "$0")/common.sh"
 bench=${BENCH:-$top/bench/milp_bench}
@@ -16,8 +19,8 @@ mb=${3:-checkmate}
 
 echo "| graph | nodes | budget | model | rows | nonzeros | LP s | LP bound | lp-round | GLPK | GLPK cost | CBC | CBC cost |"
 echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---|---:|"
-row() {	# CSV line of milp_bench
-	awk -F, '
+row() {	# CSV line of milp_bench [label]
+	awk -F, -v label="${2:-}" '
 	function res(r, s, g) {
 	    if (r == "optimal")
 	        return sprintf("optimal in %.1f s", s)
@@ -27,6 +30,8 @@ row() {	# CSV line of milp_bench
 	}
 	{
 	    cbc = NF >= 28
+	    if (label != "")
+	        $4 = $4 " (" label ")"
 	    printf "| %s | %s | %s%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 	        $1, $2, $3, $4, $5, $7, $10, $11, $12,
 	        res($18, $17, $21), $19,
@@ -37,9 +42,9 @@ for g in "$top"/graphs/linear-32.xml "$top"/graphs/resnet-4.xml \
     "$top"/graphs/unet-3.xml "$tmp"/training-71.xml; do
 	for b in 90 70; do
 		"$bench" "$g" "$b" "$secs" "$ma" >"$tmp/a" &
-		"$bench" "$g" "$b" "$secs" "$mb" >"$tmp/b"
+		env ${ENV_B:-} "$bench" "$g" "$b" "$secs" "$mb" >"$tmp/b"
 		wait
 		row "$tmp/a"
-		row "$tmp/b"
+		row "$tmp/b" "${ENV_B:-}"
 	done
 done

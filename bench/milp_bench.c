@@ -9,6 +9,8 @@
  * MODEL is the formulation (milp.h): default (reduced, a row per FREE
  * hazard, stage rows), noreduce, aggregate (Checkmate's one row per FREE),
  * nostage (no stage rows) or checkmate (none of the three).
+ * With RP_BENCH_MALLOC_DEFAULT set in the environment it keeps glibc's
+ * allocator defaults (rp_malloc_tune skipped), to measure what that does.
  * Usage: milp_bench GRAPH PERCENT SECONDS [MODEL] */
 #include "config.h"
 
@@ -64,6 +66,8 @@ main(int argc, char **argv)
 	int flags, i;
 	const char *model;
 
+	if (getenv("RP_BENCH_MALLOC_DEFAULT") == NULL)
+		rp_malloc_tune();
 	if (argc < 4) {
 		fprintf(stderr, "usage: milp_bench GRAPH PERCENT SECONDS "
 		    "[default|noreduce|aggregate|nostage|checkmate]\n");

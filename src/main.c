@@ -315,6 +315,7 @@ main(int argc, char **argv)
 	double t0;
 	FILE *rep;
 
+	rp_malloc_tune();
 	rp_options_init(&opt);
 	opterr = 0;	/* our own messages, with our name, below */
 	while ((c = getopt_long(argc, argv, ":g:b:s:o:c:f:t:ivhV", longopts,

@@ -24,6 +24,9 @@ void rp_grow(void *arr, int *cap, int need, size_t sz);
 
 /* Monotonic wall clock in seconds. */
 double rp_now(void);
+/* Process-wide allocator settings suited to GLPK's searches; programs
+ * call it before anything else. */
+void rp_malloc_tune(void);
 
 /* An open-addressing map from strings to non-negative ints. Keys are
  * borrowed, not copied: they must outlive the map. */
