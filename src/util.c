@@ -131,7 +131,8 @@ rp_grow(void *arr, int *cap, int need, size_t sz)
  * to the kernel and is faulted in again at once: on the 2-core machine a
  * third of a search's time was system time (bench/milp-results.md). A
  * 64 MiB pad keeps that memory in the process. Programs call this first;
- * it changes no result, only the time a search takes. */
+ * it changes how fast a search runs, not what it computes (a search cut
+ * short by a time limit may of course get further). */
 void
 rp_malloc_tune(void)
 {
