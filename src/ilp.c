@@ -14,9 +14,6 @@
 #include "strategy.h"
 #include "util.h"
 
-/* Default search time when --time-limit is not given. */
-#define ILP_DEFAULT_SECONDS 60.0
-
 static int
 ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
     double *bound, char **cause)
@@ -26,8 +23,7 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		&rp_strategy_chen_greedy, &rp_strategy_dtr,
 	};
 	const struct rp_graph *g = pb->g;
-	double limit = pb->opt != NULL && pb->opt->time_limit > 0 ?
-	    pb->opt->time_limit : ILP_DEFAULT_SECONDS;
+	double limit = rp_solver_seconds(pb);
 	double t0 = rp_now(), deadline = t0 + limit, lpb = NAN, search_s;
 	double gap = pb->opt != NULL ? pb->opt->mip_gap : 0;
 	struct rp_milp *m;

@@ -644,18 +644,13 @@ out:
 	return rc;
 }
 
-/* Time for the LP solves and the passes when --time-limit is not given:
- * GLPK can take hours over the LP of a graph of a few hundred nodes. */
-#define LP_ROUND_DEFAULT_SECONDS 60.0
-
 static int
 lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
     double *bound, char **cause)
 {
 	struct rp_milp *m;
 	struct rp_best best;
-	double deadline = rp_now() + (pb->opt != NULL && pb->opt->time_limit > 0 ?
-	    pb->opt->time_limit : LP_ROUND_DEFAULT_SECONDS);
+	double deadline = rp_now() + rp_solver_seconds(pb);
 	char *why = NULL;
 	enum rp_milp_result lp;
 	int rc;

@@ -47,6 +47,13 @@ rp_options_init(struct rp_options *opt)
 	opt->threads = 1;
 }
 
+double
+rp_solver_seconds(const struct rp_problem *pb)
+{
+	return pb->opt != NULL && pb->opt->time_limit > 0 ?
+	    pb->opt->time_limit : RP_SOLVER_DEFAULT_SECONDS;
+}
+
 void
 rp_problem_init(struct rp_problem *pb, const struct rp_graph *g, int64_t budget,
     const struct rp_options *opt)

@@ -49,6 +49,12 @@ struct rp_problem {
 void rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
     int64_t budget, const struct rp_options *opt);
 
+/* Seconds that a strategy built on an LP or MILP engine (lp-round, ilp)
+ * may take: --time-limit, or RP_SOLVER_DEFAULT_SECONDS when it is not
+ * given, since GLPK can take hours over a graph of a few hundred nodes. */
+#define RP_SOLVER_DEFAULT_SECONDS 60.0
+double rp_solver_seconds(const struct rp_problem *pb);
+
 enum rp_status {
 	RP_FITS,		/* valid plan with peak <= budget */
 	RP_OVER_BUDGET,		/* valid plan, but peak > budget */
