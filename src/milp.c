@@ -69,6 +69,14 @@ round_bound(const struct rp_milp *m, double b)
 	return b - floor(b) >= fmax(1e-3, 1e-7 * fabs(b)) ? ceil(b) : b;
 }
 
+/* Whether a lower bound b proves a plan of cost obj optimal, up to the
+ * solvers' tolerance. */
+static int
+bound_reaches(double b, double obj)
+{
+	return obj <= b + 1e-9 * fmax(1, fabs(b));
+}
+
 static void (*log_fn)(void *, const char *);
 static void *log_ctx;
 
@@ -861,8 +869,8 @@ callback(glp_tree *T, void *info)
 		/* GLPK rounds its node bounds up itself, but keeps searching
 		 * until no node is left: a best bound that has reached the
 		 * incumbent proves it. */
-		if (glp_mip_status(s->m->lp) == GLP_FEAS && glp_mip_obj_val(s->m->lp) <=
-		    b + 1e-9 * fmax(1, fabs(b))) {
+		if (glp_mip_status(s->m->lp) == GLP_FEAS &&
+		    bound_reaches(b, glp_mip_obj_val(s->m->lp))) {
 			s->proved = 1;
 			glp_ios_terminate(T);
 		}
@@ -1178,8 +1186,8 @@ rp_milp_solve(struct rp_milp *m, double seconds, double mip_gap,
 		    fmin(fmax(out.bound, lpobj), out.obj);
 		/* a search killed at the deadline may have proved it all
 		 * the same */
-		if (sol->result == RP_MILP_FEASIBLE && sol->bound >= sol->obj -
-		    1e-9 * fmax(1, fabs(sol->obj)))
+		if (sol->result == RP_MILP_FEASIBLE &&
+		    bound_reaches(sol->bound, sol->obj))
 			sol->result = RP_MILP_OPTIMAL;
 		for (k = 0; k < out.nsol; k++)
 			rp_seq_push(seq, out.sol[k]);
