@@ -81,7 +81,8 @@ for g in "$SRC"/graphs/linear-*.xml "$SRC"/graphs/resnet-4.xml \
     "$SRC"/graphs/unet-3.xml; do
 	info=$("$RP" --graph "$g" --info -f json)
 	lo=$(echo "$info" | sed -n 's/.*"min_budget":\([0-9]*\).*/\1/p')
-	hi=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
+	peak=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
+	hi=$peak
 	# The smallest budget in lo..hi where a heuristic fits (checkpoint-all
 	# fits at hi); fitting need not be monotone, so hi is the smallest
 	# budget found to fit.
@@ -94,7 +95,6 @@ for g in "$SRC"/graphs/linear-*.xml "$SRC"/graphs/resnet-4.xml \
 			lo=$((mid + 1))
 		fi
 	done
-	peak=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
 	for pct in 90 70 50; do
 		check "$g" "$pct%" $((peak * pct / 100)) "$hi"
 	done
