@@ -27,7 +27,7 @@ expect() {
 	elif [ -s "$TMP/stdout" ] && { [ "$want_rc" -eq 2 ] || [ "$want_rc" -eq 3 ]; }; then
 		fail "$*: unexpected standard output: $(head -3 "$TMP/stdout")"
 	else
-		pass
+		pass "$*"
 	fi
 }
 
@@ -119,11 +119,11 @@ expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan 
 expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g15' with its inputs, output and workspace)" \
 	--graph ../../graphs/linear-16.xml --budget 20% --strategy dtr --dtr-heuristic lru -o "$TMP/out.xml"
 grep -q "lru: thrashing: cost passed 3x the baseline at 'f0'" "$TMP/stdout" &&
-    grep -q "^dtr  *no plan" "$TMP/stdout" && pass || fail "thrashing is not reported in the table"
+    grep -q "^dtr  *no plan" "$TMP/stdout" && pass "thrashing is reported in the table" || fail "thrashing is not reported in the table"
 expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 59.0 MiB (61865984 bytes: node 'grad_dec0_cat' with its inputs, output and workspace)" \
 	--graph ../../graphs/unet-3.xml --budget 60% --strategy dtr --dtr-heuristic lru --dtr-eager
 grep -q "lru: out of memory: 'grad_dec0_relu2' with its locked inputs does not fit" "$TMP/stdout" &&
-    pass || fail "out of memory is not reported in the table"
+    pass "out of memory is reported in the table" || fail "out of memory is not reported in the table"
 
 # Output that cannot be written: status 4, nothing left behind.
 expect 4 "remat-plan: cannot write '$TMP/no-such-dir/out.xml': No such file or directory" \
@@ -134,7 +134,7 @@ if [ -w /dev/full ]; then
 	"$RP" --graph $L --budget 60% >/dev/full 2>"$TMP/stderr"
 	rc=$?
 	[ "$rc" -eq 4 ] && grep -q "^remat-plan: cannot write to standard output: No space left on device$" "$TMP/stderr" &&
-	    pass || fail "writing the report to /dev/full: exit $rc, $(cat "$TMP/stderr")"
+	    pass "writing the report to /dev/full: status 4" || fail "writing the report to /dev/full: exit $rc, $(cat "$TMP/stderr")"
 fi
 
 # Usage errors: status 2.

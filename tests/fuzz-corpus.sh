@@ -11,10 +11,10 @@ for f in "$SRC"/tests/fuzz/corpus/* "$SRC"/tests/data/bad/*.xml \
 	rc=$?
 	lines=$(wc -l <"$TMP/err")
 	case $rc in
-	0) pass ;;
+	0) pass "$(basename "$f") loads" ;;
 	3)
 		if [ "$lines" -eq 1 ] && grep -q '^remat-plan: ' "$TMP/err"; then
-			pass
+			pass "$(basename "$f") is refused in one line"
 		else
 			fail "$f: exit 3 but stderr is not one 'remat-plan:' line"
 		fi ;;

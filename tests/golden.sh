@@ -8,10 +8,10 @@ G=tests/data/golden
 # same NAME FILE: FILE matches the golden file NAME.
 same() {
 	if cmp -s "$G/$1" "$2"; then
-		pass
+		pass "$1 matches the golden file"
 	else
-		fail "$1 differs from the golden file:"
-		diff "$G/$1" "$2" | head -20
+		fail "$1 differs from the golden file:
+$(diff "$G/$1" "$2" | head -20)"
 	fi
 }
 
@@ -34,7 +34,8 @@ sed "s|$TMP/p.xml|PLAN|" "$TMP/k" >"$TMP/k2"
 same check-linear-8.txt "$TMP/k2"
 # Register names are exact strings: "r", " r" and "r " are three registers.
 "$RP" --graph tests/data/good/small.xml --check tests/data/plans/blank-regs.xml \
-    >"$TMP/k" && grep -q "valid plan: cost 3 ms" "$TMP/k" && pass ||
+    >"$TMP/k" && grep -q "valid plan: cost 3 ms" "$TMP/k" &&
+    pass "blank-regs.xml: register names are exact strings" ||
     fail "blank-regs.xml: register names with blanks are not kept apart"
 "$RP" --graph tests/data/good/networkx.xml --info >"$TMP/i"
 same info-networkx.txt "$TMP/i"
@@ -46,10 +47,12 @@ same info-networkx.json "$TMP/i"
 same diamond-11.txt "$TMP/t"
 "$RP" --graph tests/data/good/diamond.xml --budget 11 -f json 2>/dev/null |
     grep -q '"lower_bound":null,"frontier_advancing_infeasible":true,' &&
-    pass || fail "diamond.xml at 11 B: JSON does not say infeasible"
+    pass "diamond.xml at 11 B: JSON says infeasible" ||
+    fail "diamond.xml at 11 B: JSON does not say infeasible"
 "$RP" --graph tests/data/good/diamond.xml --budget 11 -f csv 2>/dev/null |
     grep -q '^lower bound,infeasible,,,,11,' &&
-    pass || fail "diamond.xml at 11 B: CSV does not say infeasible"
+    pass "diamond.xml at 11 B: CSV says infeasible" ||
+    fail "diamond.xml at 11 B: CSV does not say infeasible"
 
 # Determinism: the same input and options give byte-identical plans, and
 # '-o -' writes the same bytes to standard output (the report to stderr).
@@ -65,7 +68,7 @@ for g in graphs/*.xml; do
 	"$RP" --graph "$g" --budget 90% -s $S -o - >"$TMP/c.xml" 2>"$TMP/rep"
 	if [ -s "$TMP/a.xml" ] && cmp -s "$TMP/a.xml" "$TMP/b.xml" &&
 	    cmp -s "$TMP/a.xml" "$TMP/c.xml" && grep -q '^picked ' "$TMP/rep"; then
-		pass
+		pass "$g: the same plan from run to run and through '-o -'"
 	else
 		fail "$g: plans differ between runs, or '-o -' misbehaves"
 	fi
@@ -81,11 +84,11 @@ plain=$(lp_row --round-plain)
 full=$(lp_row)
 case $plain in
 *"pass)"*) fail "--round-plain ran a pass: $plain" ;;
-lp-round,fits,51,*) pass ;;
+lp-round,fits,51,*) pass "--round-plain on linear-16 at 50%: Checkmate's rounding alone" ;;
 *) fail "--round-plain on linear-16 at 50%: $plain" ;;
 esac
 case $full in
-lp-round,fits,42,*" pass)"*) pass ;;
+lp-round,fits,42,*" pass)"*) pass "lp-round on linear-16 at 50%: the passes reach the optimum" ;;
 *) fail "lp-round on linear-16 at 50%: $full" ;;
 esac
 
@@ -94,7 +97,7 @@ esac
 ln -s target.xml "$TMP/link.xml"
 "$RP" --graph graphs/linear-8.xml --budget 60% -o "$TMP/link.xml" >/dev/null
 if [ -L "$TMP/link.xml" ] && [ -s "$TMP/target.xml" ]; then
-	pass
+	pass "-o writes through a symbolic link"
 else
 	fail "-o replaced a symbolic link"
 fi
@@ -104,7 +107,7 @@ for p in plans/*.xml; do
 	g=$(sed -n 's/.* graph="\([^"]*\)".*/\1/p' "$p" | head -1)
 	b=$(sed -n 's/.* budget="\([0-9]*\)".*/\1/p' "$p" | head -1)
 	if "$RP" --graph "graphs/$g.xml" --check "$p" --budget "$b" >/dev/null; then
-		pass
+		pass "$p is valid and fits its budget"
 	else
 		fail "$p: not a valid plan for graphs/$g.xml within $b bytes"
 	fi

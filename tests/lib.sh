@@ -1,20 +1,39 @@
 # lib.sh: shared set-up for the command-line test suites (sourced).
-# Each suite counts checks and ends with "N passed, M failed".
+# Each suite speaks TAP (automake's tap-driver.sh reads it): one line per
+# check, "ok N - what" or "not ok N - what", and the plan "1..N" at the end,
+# so that a failure names what failed. Anything else a suite prints goes to
+# its log as a TAP diagnostic ("# ...").
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 SRC=$(cd "$top_srcdir" && pwd)
 RP=$(cd "$top_builddir" && pwd)/remat-plan
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/remat-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-passes=0
+ntests=0
 fails=0
 
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# pass WHAT / fail WHAT: one check, named. A failure's further lines
+# (from the second on) become diagnostics.
+pass() { ntests=$((ntests + 1)); echo "ok $ntests - $(echo "$*" | head -1)"; }
+fail() {
+	ntests=$((ntests + 1))
+	fails=$((fails + 1))
+	echo "not ok $ntests - $(echo "$*" | head -1)"
+	echo "$*" | sed '1d; s/^/# /'
+}
+# note TEXT: a diagnostic line in the log.
+note() { echo "$*" | sed 's/^/# /'; }
+# skip_all REASON: the whole suite is skipped.
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 finish() {
-	echo "$passes passed, $fails failed"
+	echo "1..$ntests"
+	echo "# $ntests checks, $fails failed"
 	[ "$fails" -eq 0 ]
 }
+
+# slow: true when the exhaustive sweeps run (make check-slow sets
+# REMAT_SLOW=1); the quick suite samples the same kinds of case.
+slow() { [ "${REMAT_SLOW:-0}" = 1 ]; }
 
 # The strategies the binary lists as available, one per line.
 strategies() {
@@ -31,7 +50,7 @@ independent() {
 	fi
 	got=$(python3 "$SRC/tests/plancheck.py" "$1" "$2" "$3" 2>&1)
 	if [ "$got" = "$4 $5" ]; then
-		pass
+		pass "$6: the independent checker agrees"
 	else
 		fail "$6: independent checker says '$got', remat-plan said '$4 $5'"
 	fi

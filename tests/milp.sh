@@ -7,7 +7,18 @@
 # any strategy that fits, and the report gives the lower bound (a number,
 # with ilp's ratio to it and no frontier-advancing plan below it, or
 # "infeasible" with ilp saying so). The MILP strategies get 5 seconds.
+# The quick suite (make check) takes linear-8, linear-32, resnet-4 and
+# unet-3 at 90 and 50% and the tightest budget, with 2 seconds; make
+# check-slow takes every case.
 . "${top_srcdir:-.}/tests/lib.sh"
+limit=2
+graphs="linear-8 linear-32 resnet-4 unet-3"
+pcts="90 50"
+if slow; then
+	limit=5
+	graphs="linear-8 linear-16 linear-32 linear-64 resnet-4 unet-3"
+	pcts="90 70 50"
+fi
 
 # field ROW COLUMN: a column of the CSV report's row ROW (first field).
 field() {
@@ -20,11 +31,11 @@ check() {
 	g=$1 b=$2
 	what="$(basename "$g" .xml) at $b"
 	rm -f "$TMP/p.xml"
-	"$RP" --graph "$g" --budget "$b" -f csv --time-limit 5 -o "$TMP/p.xml" \
+	"$RP" --graph "$g" --budget "$b" -f csv --time-limit $limit -o "$TMP/p.xml" \
 	    >"$TMP/r.csv" 2>"$TMP/err"
 	rc=$?
 	if [ "$rc" -eq 1 ] && [ "$3" -lt "$4" ] && [ ! -e "$TMP/p.xml" ]; then
-		pass	# below the tightest budget: nothing fits, nothing written
+		pass "$what: below the tightest budget, nothing fits, nothing written"
 		return
 	fi
 	if [ "$rc" -ne 0 ]; then
@@ -33,7 +44,7 @@ check() {
 	fi
 	if "$RP" --graph "$g" --budget "$b" --check "$TMP/p.xml" -f csv \
 	    >"$TMP/k.csv" 2>&1 && [ "$(sed -n 2p "$TMP/k.csv" | cut -d, -f9)" = yes ]; then
-		pass
+		pass "$what: the written plan replays within the budget"
 	else
 		fail "$what: the written plan does not replay within the budget"
 	fi
@@ -45,7 +56,7 @@ check() {
 	worse=$(awk -F, -v c="$ilp" '$2 == "fits" && c > $3 + 1e-9 { print $1 }' \
 	    "$TMP/r.csv")
 	if [ -z "$worse" ]; then
-		pass
+		pass "$what: ilp fits and is never worse than another strategy"
 	else
 		fail "$what: ilp ($ilp) is worse than $worse"
 	fi
@@ -53,7 +64,7 @@ check() {
 	bound,[0-9]*)
 		ratio=$(grep '^ilp,' "$TMP/r.csv" | awk -F, '{ print $NF }')
 		case $ratio in
-		[0-9]*) pass ;;
+		[0-9]*) pass "$what: ilp has a ratio to the lower bound" ;;
 		*) fail "$what: ilp has no ratio to the lower bound" ;;
 		esac
 		# The bound holds for frontier-advancing plans: every plan
@@ -62,13 +73,13 @@ check() {
 		    !($1 == "ilp" && /plan of dtr/) && $NF + 0 < 1 - 1e-9 { print $1 }' \
 		    "$TMP/r.csv")
 		if [ -z "$below" ]; then
-			pass
+			pass "$what: no frontier-advancing plan below the bound"
 		else
 			fail "$what: $below below the lower bound $(field "lower bound" 3)"
 		fi ;;
 	infeasible,)
 		if grep '^ilp,' "$TMP/r.csv" | grep -q 'no frontier-advancing plan fits'; then
-			pass
+			pass "$what: infinite bound, and ilp says why"
 		else
 			fail "$what: infinite bound, but ilp does not say why"
 		fi ;;
@@ -77,8 +88,8 @@ check() {
 	esac
 }
 
-for g in "$SRC"/graphs/linear-*.xml "$SRC"/graphs/resnet-4.xml \
-    "$SRC"/graphs/unet-3.xml; do
+for name in $graphs; do
+	g=$SRC/graphs/$name.xml
 	info=$("$RP" --graph "$g" --info -f json)
 	lo=$(echo "$info" | sed -n 's/.*"min_budget":\([0-9]*\).*/\1/p')
 	peak=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
@@ -95,7 +106,7 @@ for g in "$SRC"/graphs/linear-*.xml "$SRC"/graphs/resnet-4.xml \
 			lo=$((mid + 1))
 		fi
 	done
-	for pct in 90 70 50; do
+	for pct in $pcts; do
 		check "$g" "$pct%" $((peak * pct / 100)) "$hi"
 	done
 	check "$g" "$hi" "$hi" "$hi"

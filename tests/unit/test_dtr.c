@@ -40,6 +40,7 @@ main(void)
 {
 	int n, banish;
 
+	t_case("dtr on linear graphs at 2 sqrt(n) memory: O(n) extra work");
 	/* Budget ceil(2 sqrt(n)) plus the 3 units a gradient node needs (its
 	 * forward value, the previous gradient, itself): O(n) extra work,
 	 * about n as in the simrd thesis (measured 0.80n to 0.97n). */
@@ -49,20 +50,23 @@ main(void)
 			double e = extra(n, b, RP_DTR_FULL, banish);
 			CHECK(e >= 0 && e <= 1.1 * n);
 			if (e > 1.1 * n)
-				fprintf(stderr, "  n=%d: %g extra computations\n", n, e);
+				printf("#   n=%d: %g extra computations\n", n, e);
 		}
+	t_case("dtr on linear graphs at log2(n) memory: O(n log n) extra work");
 	/* Budget ceil(log2(n)) + 3: O(n log n), measured 0.27 to 0.43 n log2 n. */
 	for (n = 64; n <= 1024; n *= 2) {
 		long long b = (long long)ceil(log2(n)) + 3;
 		double e = extra(n, b, RP_DTR_FULL, 0);
 		CHECK(e >= 0 && e <= 0.5 * n * log2(n));
 	}
+	t_case("every heuristic fits a comfortable budget");
 	/* Every heuristic finds a plan at a comfortable budget. */
 	{
 		int h;
 		for (h = 0; h < RP_DTR_NHEURISTICS; h++)
 			CHECK(extra(32, 20, h, 0) >= 0);
 	}
+	t_case("the random heuristic is reproducible for a seed");
 	/* The random heuristic is reproducible for a seed. */
 	{
 		struct rp_graph *g = mklinear(64);
@@ -82,6 +86,7 @@ main(void)
 		rp_result_destroy(&b);
 		rp_graph_free(g);
 	}
+	t_case("heuristic names");
 	CHECK(rp_dtr_heuristic_find("dtr-eqclass") == RP_DTR_EQCLASS);
 	CHECK(rp_dtr_heuristic_find("belady") == -1);
 	CHECK(strcmp(rp_dtr_heuristic_name(RP_DTR_MSPS), "msps") == 0);

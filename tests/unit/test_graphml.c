@@ -61,6 +61,7 @@ main(void)
 	struct rp_graph *g;
 	int *aps, naps;
 
+	t_case("every attribute read, a non-topological document put in stable order");
 	/* All attributes. Document order c, a, b is not topological (c reads
 	 * a and b): the stable order takes the earliest ready node each time,
 	 * giving a, b, c. */
@@ -77,7 +78,7 @@ main(void)
 	    "</graph></graphml>\n", &cause);
 	CHECK(g != NULL);
 	if (g == NULL) {
-		fprintf(stderr, "%s\n", cause);
+		printf("# %s\n", cause);
 		return t_done("test_graphml");
 	}
 	CHECK(g->n == 3 && g->m == 2);
@@ -102,6 +103,7 @@ main(void)
 	CHECK(rp_graph_baseline_cost(g) == 6.5);
 	rp_graph_free(g);
 
+	t_case("a graph without an id is named after its file");
 	/* Name from the file when the graph has no id. */
 	g = load(HEAD "<graph edgedefault=\"directed\"><node id=\"x\">"
 	    "<data key=\"a\">0</data><data key=\"b\">0</data></node>"
@@ -109,6 +111,7 @@ main(void)
 	CHECK(g != NULL && strcmp(g->name, "t") == 0 && g->doc_order);
 	rp_graph_free(g);
 
+	t_case("bad documents are refused with file and line");
 	bad(HEAD "<graph edgedefault=\"directed\"><node id=\"x\">"
 	    "<data key=\"a\">1</data></node></graph></graphml>",
 	    "t.xml:12: node 'x' has no mem");
@@ -124,6 +127,7 @@ main(void)
 	    "\"file:///etc/passwd\">]>\n<graphml><graph>&x;</graph></graphml>",
 	    "t.xml:3: graph has no nodes");
 
+	t_case("articulation points through igraph");
 	/* Articulation points of a path 0-1-2-3 plus a triangle 3-4-5. */
 	{
 		int s[] = { 0, 1, 2, 3, 4, 5 }, d[] = { 1, 2, 3, 4, 5, 3 };

@@ -167,6 +167,8 @@ main(void)
 		budget = pb.min_budget + (int64_t)((trial * 7919) %
 		    (pb.ckpt_all_peak - pb.min_budget + 1));
 		pb.budget = budget;
+		t_case("random DAG %d: %d nodes, budget %lld", trial, n,
+		    (long long)budget);
 		G = g;
 		B = budget - g->fixed_mem;
 		memset(seen, 0, sizeof seen);
@@ -187,7 +189,7 @@ main(void)
 			CHECK(sol.result == RP_MILP_OPTIMAL);
 			CHECK(fabs(sol.obj - opt_cost) < 1e-6);
 			if (fabs(sol.obj - opt_cost) >= 1e-6)
-				fprintf(stderr, "  trial %d (n=%d, budget %lld): MILP "
+				printf("#   trial %d (n=%d, budget %lld): MILP "
 				    "%g, exhaustive %g\n", trial, n, (long long)budget,
 				    sol.obj, opt_cost);
 			rp_plan_init(&p);
@@ -321,6 +323,7 @@ main(void)
 		}
 		rp_graph_free(g);
 	}
+	t_case("an LP stopped early still has a bound, at most the optimum");
 	/* An LP stopped early still has a bound: at most the optimum. */
 	{
 		struct rp_graph *g = mklinear(40);
@@ -348,7 +351,8 @@ main(void)
 		rp_milp_free(m);
 		rp_graph_free(g);
 	}
-	printf("  %d feasible, %d infeasible instances; dtr cheaper than the "
+	t_case("enough feasible instances among the random DAGs");
+	printf("# %d feasible, %d infeasible instances; dtr cheaper than the "
 	    "frontier-advancing optimum on %d\n", feasible, infeasible, dtr_cheaper);
 	CHECK(feasible >= 60);
 	return t_done("test_milp");

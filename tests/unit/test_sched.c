@@ -32,6 +32,7 @@ main(void)
 	struct rp_result r;
 	int n, i;
 
+	t_case("R given S: the fewest recomputations for a retention");
 	/* Chain 0 -> 1 -> 2 -> 3, and 0 -> 3. Retain only 0 through stage
 	 * 1: stage 2 must recompute 1 from 0, stage 3 needs 0 and 2 again. */
 	{
@@ -50,6 +51,7 @@ main(void)
 		rp_plan_destroy(&p);
 		rp_seq_destroy(&seq);
 
+		t_case("R given S: a recompute=false value is never recomputed");
 		/* A recompute=false node is kept even though S drops it: the
 		 * stages recompute 1 and 2 but never 0. */
 		g->recompute[0] = 0;
@@ -62,6 +64,7 @@ main(void)
 		rp_graph_free(g);
 	}
 
+	t_case("R given S: a value kept for a later stage is materialized");
 	/* Materialization (constraint 1c): 1 is kept for stage 3 but stage
 	 * 2 does not read it, so stage 2 computes it to be kept. */
 	{
@@ -75,6 +78,7 @@ main(void)
 		rp_graph_free(g);
 	}
 
+	t_case("plan generation drops unread recomputations, keeps outputs");
 	/* plan_from_seq drops reads-free recomputations but keeps the first
 	 * computation of each node and the last of each output. */
 	{
@@ -94,6 +98,7 @@ main(void)
 		rp_graph_free(g);
 	}
 
+	t_case("checkpoint-all on linear graphs: cost 2n+1, peak n+2");
 	/* Checkmate's linear graph: checkpoint-all costs 2n+1 at peak n+2. */
 	for (n = 4; n <= 64; n *= 2) {
 		g = mklinear(n);
@@ -103,6 +108,7 @@ main(void)
 		rp_result_destroy(&r);
 		rp_graph_free(g);
 	}
+	t_case("chen-sqrtn and chen-greedy match Checkmate's reference values");
 	/* Chen sqrt(n) as Checkmate implements it reaches cost 21, 45, 89 at
 	 * peak 7, 10, 14 for n = 8, 16, 32: ours must be no worse on both. */
 	{
@@ -114,7 +120,7 @@ main(void)
 			CHECK(r.status == RP_FITS);
 			CHECK(r.sim.cost <= cost[i] && r.sim.peak <= peak[i]);
 			if (r.sim.cost > cost[i] || r.sim.peak > peak[i])
-				fprintf(stderr, "  n=%d: cost %g peak %lld\n", ns[i],
+				printf("#   n=%d: cost %g peak %lld\n", ns[i],
 				    r.sim.cost, (long long)r.sim.peak);
 			rp_result_destroy(&r);
 			/* chen-greedy searches and must fit there too. */

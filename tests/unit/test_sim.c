@@ -56,6 +56,7 @@ main(void)
 	g->cost[2] = 2.5;
 	g->fixed_mem = 100;
 
+	t_case("checkpoint-all replays with its cost, peak and counts");
 	/* Checkpoint-all: a, b (a live: 100+10+20+5), c (100+10+20+40). */
 	rp_plan_init(&p);
 	rp_plan_checkpoint_all(g, &p);
@@ -66,6 +67,7 @@ main(void)
 	rp_sim_destroy(&s);
 	rp_plan_destroy(&p);
 
+	t_case("a recomputation is counted and its peak located");
 	/* Recomputing a before c, with a freed early. */
 	{
 		static const int code[] = { C, 0, 0, C, 1, 1, F, 0, C, 0, 2,
@@ -79,6 +81,7 @@ main(void)
 		rp_plan_destroy(&p);
 	}
 
+	t_case("each invalid statement is rejected with its message and index");
 	{
 		static const int c1[] = { C, 1, 0, END };
 		static const int c2[] = { C, 0, 0, F, 0, F, 0, END };
@@ -92,12 +95,14 @@ main(void)
 		rejects(g, c4, -1, "node 'v2' is never computed");
 		rejects(g, c5, 0, "free of register '7', which is not live");
 	}
+	t_case("an output freed before the end is rejected");
 	g->output[2] = 1;
 	{
 		static const int c6[] = { C, 0, 0, C, 1, 1, C, 2, 2, F, 2, END };
 		rejects(g, c6, -1, "output node 'v2' is not live at the end of "
 		    "the plan");
 	}
+	t_case("recomputing a recompute=false node is rejected");
 	g->recompute[0] = 0;
 	{
 		static const int c7[] = { C, 0, 0, C, 1, 1, F, 0, C, 0, 2,
@@ -105,6 +110,7 @@ main(void)
 		rejects(g, c7, 3, "node 'v0' is computed again, but it has "
 		    "recompute=false");
 	}
+	t_case("the smallest possible budget: a node's working set or the outputs");
 	{
 		int node;
 		/* c's working set: 100 + 10 + 20 + 40 = 170. */

@@ -14,7 +14,7 @@ ok(const char *s, long long bytes)
 	CHECK(rp_parse_budget(s, &b, &cause) == 0);
 	CHECK(!b.is_percent);
 	if (b.bytes != bytes)
-		fprintf(stderr, "  '%s' gave %lld, want %lld\n", s,
+		printf("#   '%s' gave %lld, want %lld\n", s,
 		    (long long)b.bytes, bytes);
 	CHECK(b.bytes == bytes);
 	free(cause);
@@ -36,6 +36,7 @@ main(void)
 	struct rp_budget_spec b;
 	char *cause = NULL, buf[32];
 
+	t_case("budgets in bytes and units");
 	ok("1", 1);
 	ok("4096", 4096);
 	ok("16G", 17179869184LL);
@@ -48,9 +49,11 @@ main(void)
 	ok("1T", 1099511627776LL);
 	ok("2KB", 2000);
 	ok("100B", 100);
+	t_case("budgets as percentages");
 	CHECK(rp_parse_budget("60%", &b, &cause) == 0 && b.is_percent &&
 	    b.percent == 60.0);
 	CHECK(rp_parse_budget("12.5%", &b, &cause) == 0 && b.percent == 12.5);
+	t_case("malformed budgets are refused with their message");
 	bad("", "budget '' is not a number of bytes or a percentage");
 	bad("lots", "budget 'lots' is not a number of bytes or a percentage");
 	bad("-5G", "budget '-5G' is not a number of bytes or a percentage");
@@ -62,6 +65,7 @@ main(void)
 	bad("1e999", "budget '1e999' is not a number of bytes or a percentage");
 	bad("nan", "budget 'nan' is not a number of bytes or a percentage");
 
+	t_case("byte figures formatted for people");
 	rp_format_bytes(0, buf, sizeof buf);
 	CHECK_STR(buf, "0 B");
 	rp_format_bytes(1023, buf, sizeof buf);

@@ -66,6 +66,7 @@ main(void)
 	struct rp_worker_out o;
 	struct job j;
 
+	t_case("a child that ends by itself, with a payload larger than the pipe");
 	/* A child that ends by itself, with a payload much larger than the
 	 * pipe buffer. */
 	j = (struct job){ 0, 1 << 20 };
@@ -76,6 +77,7 @@ main(void)
 	free(o.sol);
 	free(o.vals);
 
+	t_case("a child stuck past its deadline is killed, its reports kept");
 	/* A child stuck past its deadline is killed; what it sent is kept.
 	 * The limit is only to notice a kill that never happens. */
 	j = (struct job){ 1, 10 };
@@ -86,6 +88,7 @@ main(void)
 	free(o.sol);
 	free(o.vals);
 
+	t_case("a child that dies without saying how it ended");
 	/* A child that dies without saying how it ended. */
 	j = (struct job){ 2, 10 };
 	rp_worker_run(child, &j, 0, &o);
