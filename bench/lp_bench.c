@@ -24,8 +24,8 @@ main(int argc, char **argv)
 	static const char *const results[] = { "optimal", "feasible",
 		"infeasible", "limit", "error" };
 	struct rp_graph *g;
-	struct rp_options opt;
 	struct rp_problem pb;
+	struct rp_budget_spec spec;
 	struct rp_milp *m;
 	struct rp_milp_stats st;
 	enum rp_milp_result r;
@@ -47,16 +47,18 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", cause);
 		return 3;
 	}
-	rp_options_init(&opt);
-	rp_problem_init(&pb, g, 0, &opt);
-	pb.budget = (int64_t)floor((double)pb.ckpt_all_peak * atof(argv[2]) / 100);
+	spec = rp_budget_percent(atof(argv[2]));
+	if (rp_problem_init(&pb, g, &spec, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		return 2;
+	}
 	m = rp_milp_build_ex(g, pb.budget, flags, &cause);
 	if (m == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		return 4;
 	}
 	t0 = rp_now();
-	r = rp_milp_solve_lp(m, atof(argv[3]), &obj);
+	r = rp_milp_solve_lp(m, pb.budget, t0 + atof(argv[3]), &obj);
 	lp_s = rp_now() - t0;
 	rp_milp_stats(m, &st);
 	printf("%s,%d,%s,%s,%d,%d,%ld,%.3f,%d,%s,%.10g\n", g->name, g->n,

@@ -37,7 +37,7 @@ search(struct rp_milp *m, enum rp_milp_engine engine, const char *name,
 	struct rp_seq seq = { 0 };
 
 	rp_milp_set_engine(m, engine, 1);
-	rp_milp_solve(m, secs, 0, &sol, &seq);
+	rp_milp_solve(m, rp_now() + secs, 0, &sol, &seq);
 	printf(",%s,%.2f,%.2f,%s,", name, sol.first_s, sol.solve_s,
 	    results[sol.result]);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE)
@@ -58,6 +58,8 @@ main(int argc, char **argv)
 	struct rp_graph *g;
 	struct rp_options opt;
 	struct rp_problem pb;
+	struct rp_budget_spec spec;
+	struct rp_ctx ctx;
 	struct rp_milp *m;
 	struct rp_milp_stats st;
 	struct rp_best best;
@@ -96,8 +98,13 @@ main(int argc, char **argv)
 		return 3;
 	}
 	rp_options_init(&opt);
-	rp_problem_init(&pb, g, 0, &opt);
-	pb.budget = (int64_t)floor((double)pb.ckpt_all_peak * pct / 100);
+	spec = rp_budget_percent(pct);
+	if (rp_problem_init(&pb, g, &spec, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		return 2;
+	}
+	memset(&ctx, 0, sizeof ctx);
+	ctx.opt = &opt;
 	m = rp_milp_build_ex(g, pb.budget, flags, &cause);
 	if (m == NULL) {
 		fprintf(stderr, "%s\n", cause);
@@ -107,7 +114,8 @@ main(int argc, char **argv)
 	/* LP rounding (which solves the LP relaxation first) */
 	rp_best_init(&best);
 	t0 = rp_now();
-	rp_lp_round(&pb, m, t0 + secs, &best, &lpb, NULL, &cause);
+	ctx.deadline = t0 + secs;
+	rp_lp_round(&pb, &ctx, m, &best, &lpb, NULL, &cause);
 	lpr_s = rp_now() - t0;
 	lp_s = NAN;
 	{
@@ -115,13 +123,14 @@ main(int argc, char **argv)
 		struct rp_milp *m2 = rp_milp_build_ex(g, pb.budget, flags, &cause);
 		double o;
 		t0 = rp_now();
-		rp_milp_solve_lp(m2, secs, &o);
+		rp_milp_solve_lp(m2, pb.budget, t0 + secs, &o);
 		lp_s = rp_now() - t0;
 		rp_milp_free(m2);
 	}
 	for (i = 0; i < (int)(sizeof heur / sizeof heur[0]); i++) {
 		struct rp_result r;
-		rp_strategy_run(heur[i], &pb, &r);
+		ctx.deadline = 0;
+		rp_strategy_run(heur[i], &pb, &ctx, &r);
 		if (r.status == RP_FITS) {
 			rp_milp_offer(m, &r.plan);
 			if (r.sim.cost < heur_best)
@@ -132,7 +141,7 @@ main(int argc, char **argv)
 	if (best.have && best.fits)
 		rp_milp_offer(m, &best.plan);
 	/* Both engines start from the LP relaxation's basis. */
-	rp_milp_solve_lp(m, secs, &lpo);
+	rp_milp_solve_lp(m, pb.budget, rp_now() + secs, &lpo);
 	printf("%s,%d,%g,%s,%d,%d,%ld,%d,%.3f,%.3f,%.6g,", g->name, g->n, pct,
 	    model, st.rows, st.cols, st.nonzeros, st.eliminated, st.build_s,
 	    lp_s, lpb);
@@ -152,7 +161,8 @@ main(int argc, char **argv)
 		/* the LP alone on Clp, on a fresh model, for its time */
 		rp_milp_set_engine(m2, RP_MILP_CBC, 1);
 		t0 = rp_now();
-		printf(",%s", rp_milp_solve_lp(m2, secs, &o) == RP_MILP_OPTIMAL ?
+		printf(",%s", rp_milp_solve_lp(m2, pb.budget, t0 + secs, &o) ==
+		    RP_MILP_OPTIMAL ?
 		    "" : ">");
 		printf("%.3f", rp_now() - t0);
 		rp_milp_free(m2);

@@ -20,8 +20,8 @@ rp_plan_checkpoint_all(const struct rp_graph *g, struct rp_plan *out)
 }
 
 static int
-checkpoint_all_run(const struct rp_problem *pb, struct rp_plan *plan,
-    char **note, double *bound, char **cause)
+checkpoint_all_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	rp_plan_checkpoint_all(pb->g, plan);
 	return 0;
@@ -30,5 +30,6 @@ checkpoint_all_run(const struct rp_problem *pb, struct rp_plan *plan,
 const struct rp_strategy rp_strategy_checkpoint_all = {
 	"checkpoint-all",
 	"keep every value until its last reader: no recomputation (the 100% reference)",
+	0,
 	checkpoint_all_run,
 };

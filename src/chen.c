@@ -191,12 +191,12 @@ chen_try(struct chen *c, struct rp_best *best, char *note, char **cause)
 	rp_plan_init(&plan);
 	rp_plan_from_seq(c->g, seq.node, seq.len, &plan);
 	rp_seq_destroy(&seq);
-	return rp_best_offer(best, c->g, c->pb->budget, &plan, note, cause);
+	return rp_best_offer(best, c->pb, &plan, note, cause);
 }
 
 static int
-chen_sqrtn_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    double *bound, char **cause)
+chen_sqrtn_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	struct chen c;
 	struct rp_best best;
@@ -232,14 +232,13 @@ out:
 #define GREEDY_STEPS 64
 
 static int
-chen_greedy_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    double *bound, char **cause)
+chen_greedy_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	struct chen c;
 	struct rp_best best;
-	double deadline = pb->opt != NULL && pb->opt->time_limit > 0 ?
-	    rp_now() + pb->opt->time_limit : 0;
+	double deadline = ctx->deadline;
 	int set, i, step, rc = -1, stopped = 0;
 	int64_t *block = NULL;
 	unsigned char *prev = rp_xcalloc((size_t)g->n, 1);
@@ -316,11 +315,13 @@ out:
 const struct rp_strategy rp_strategy_chen_sqrtn = {
 	"chen-sqrtn",
 	"Chen et al. sqrt(n): every floor(sqrt(k))-th of k candidates is a checkpoint",
+	0,
 	chen_sqrtn_run,
 };
 
 const struct rp_strategy rp_strategy_chen_greedy = {
 	"chen-greedy",
 	"Chen et al. greedy: memory-balanced segments, segment budget searched",
+	0,
 	chen_greedy_run,
 };

@@ -85,9 +85,21 @@ struct dtr {
 	int *pending, npending, pcap;
 	uint64_t rng;
 
-	int failed;			/* 1: out of memory, 2: thrashing */
+	double deadline;		/* rp_now() time to stop by, <= 0: none */
+	unsigned ticks;			/* work since the clock was last read */
+	int failed;			/* 1: out of memory, 2: thrashing,
+					 * 3: out of time */
 	int fail_node;
 };
+
+/* Whether the deadline has passed; the clock is read every 256 calls. */
+static int
+out_of_time(struct dtr *d)
+{
+	if (d->deadline <= 0 || (++d->ticks & 255) != 0)
+		return 0;
+	return rp_now() > d->deadline;
+}
 
 static int
 evicted(const struct dtr *d, int v)
@@ -425,7 +437,7 @@ score(struct dtr *d, int v)
 }
 
 /* Evicts the lowest-scored evictable value (ties: lowest node). Returns 0
- * when nothing can be evicted. */
+ * when nothing can be evicted, -1 when the time ran out. */
 static int
 evict_one(struct dtr *d)
 {
@@ -436,6 +448,8 @@ evict_one(struct dtr *d)
 		v = d->rlist[i];
 		if (d->lock[v] > 0 || d->g->mem[v] == 0 || pinned(d, v))
 			continue;
+		if (out_of_time(d))
+			return -1;
 		s = score(d, v);
 		if (best < 0 || s < bs || (s == bs && v < best)) {
 			best = v;
@@ -485,12 +499,19 @@ compute(struct dtr *d, int v)
 	int64_t need = g->mem[v] + g->workspace[v];
 	int j, again = d->computed[v];
 
-	while (d->cur + need > d->budget)
-		if (!evict_one(d)) {
-			d->failed = 1;
+	while (d->cur + need > d->budget) {
+		int k = evict_one(d);
+		if (k <= 0) {
+			d->failed = k < 0 ? 3 : 1;
 			d->fail_node = v;
 			return -1;
 		}
+	}
+	if (out_of_time(d)) {
+		d->failed = 3;
+		d->fail_node = v;
+		return -1;
+	}
 	if (d->cur + need > d->peak)
 		d->peak = d->cur + need;
 	d->reg[v] = d->nextreg++;
@@ -598,11 +619,11 @@ dtr_free(struct dtr *d)
  * plan is left empty and *note says why. Returns -1 with *cause set only
  * when the replay of the plan disagrees with the simulation. */
 static int
-dtr_sim(const struct rp_problem *pb, int banish, struct rp_plan *plan,
-    double *cost, char **note, char **cause)
+dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx, int banish,
+    struct rp_plan *plan, double *cost, char **note, char **cause)
 {
 	const struct rp_graph *g = pb->g;
-	const struct rp_options *o = pb->opt;
+	const struct rp_options *o = ctx->opt;
 	struct dtr d;
 	size_t n = (size_t)g->n;
 	int v, j;
@@ -613,6 +634,7 @@ dtr_sim(const struct rp_problem *pb, int banish, struct rp_plan *plan,
 	d.banish_mode = banish;
 	d.cost_limit = o->dtr_thrash > 0 ? o->dtr_thrash * pb->baseline : 0;
 	d.budget = pb->budget;
+	d.deadline = ctx->deadline;
 	d.cur = g->fixed_mem;
 	d.peak = g->fixed_mem;
 	d.tick = pb->baseline > 0 ? 1e-6 * pb->baseline / g->n : 1e-6;
@@ -682,6 +704,10 @@ dtr_sim(const struct rp_problem *pb, int banish, struct rp_plan *plan,
 			*note = rp_xasprintf("%s: out of memory: '%s' with its "
 			    "locked inputs does not fit", rp_dtr_heuristic_name(d.h),
 			    g->id[d.fail_node]);
+		else if (d.failed == 3)
+			*note = rp_xasprintf("%s: stopped at the time limit "
+			    "(--time-limit) at '%s', before the plan was complete",
+			    rp_dtr_heuristic_name(d.h), g->id[d.fail_node]);
 		else
 			*note = rp_xasprintf("%s: thrashing: cost passed %.3gx the "
 			    "baseline at '%s'", rp_dtr_heuristic_name(d.h),
@@ -717,21 +743,21 @@ dtr_sim(const struct rp_problem *pb, int banish, struct rp_plan *plan,
  * on exported PyTorch graphs banishing is often far cheaper and fits budgets
  * where eager eviction runs out of memory (README, "DTR heuristics"). */
 static int
-dtr_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    double *bound, char **cause)
+dtr_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	struct rp_plan other;
 	double c0 = 0, c1 = 0;
 	char *n1 = NULL;
-	int mode = pb->opt->dtr_banish;
+	int mode = ctx->opt->dtr_banish;
 
 	(void)bound;
 	if (mode >= 0)
-		return dtr_sim(pb, mode, plan, &c0, note, cause);
-	if (dtr_sim(pb, 0, plan, &c0, note, cause) != 0)
+		return dtr_sim(pb, ctx, mode, plan, &c0, note, cause);
+	if (dtr_sim(pb, ctx, 0, plan, &c0, note, cause) != 0)
 		return -1;
 	rp_plan_init(&other);
-	if (dtr_sim(pb, 1, &other, &c1, &n1, cause) != 0) {
+	if (dtr_sim(pb, ctx, 1, &other, &c1, &n1, cause) != 0) {
 		rp_plan_destroy(&other);
 		free(n1);
 		return -1;
@@ -758,5 +784,6 @@ const struct rp_strategy rp_strategy_dtr = {
 	"dtr",
 	"Dynamic Tensor Rematerialization simulated over the execution order "
 	    "(--dtr-heuristic)",
+	0,
 	dtr_run,
 };

@@ -14,52 +14,121 @@
 #include "strategy.h"
 #include "util.h"
 
-static int
-ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    double *bound, char **cause)
+/* Where the kept plan came from (rp_best.tag). */
+enum source { FROM_OTHER, FROM_MILP };
+
+/* The strategies whose plans start the search. */
+static const struct rp_strategy *const seeds[] = {
+	&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
+	&rp_strategy_chen_greedy, &rp_strategy_dtr,
+};
+
+/* The result of s in this run so far, or NULL. */
+static const struct rp_result *
+done_before(const struct rp_ctx *ctx, const struct rp_strategy *s)
 {
-	static const struct rp_strategy *const seeds[] = {
-		&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
-		&rp_strategy_chen_greedy, &rp_strategy_dtr,
-	};
+	int i;
+
+	if (ctx->shared == NULL)
+		return NULL;
+	for (i = 0; i < ctx->shared->nresults; i++)
+		if (ctx->shared->results[i].strategy == s)
+			return &ctx->shared->results[i];
+	return NULL;
+}
+
+/* Offers the plan of every seed strategy, taken from this run's results
+ * where it ran already, to the model (as a starting point, when it fits)
+ * and to best. Returns the number the model took, or -1 with *cause set. */
+static int
+offer_seeds(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_milp *m, struct rp_best *best, char **cause)
+{
+	size_t k;
+	int offered = 0;
+
+	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+		const struct rp_result *r = done_before(ctx, seeds[k]);
+		struct rp_result own;
+		struct rp_plan p;
+		int rc;
+
+		if (r == NULL) {
+			rp_strategy_run(seeds[k], pb, ctx, &own);
+			r = &own;
+		}
+		if (r->has_plan) {
+			if (m != NULL && r->status == RP_FITS &&
+			    rp_milp_offer(m, &r->plan) == 0)
+				offered++;
+			rp_plan_init(&p);
+			rp_plan_copy(&p, &r->plan);
+			rc = rp_best_offer(best, pb, &p, rp_xasprintf("plan of %s",
+			    seeds[k]->name), cause);
+		} else
+			rc = 0;
+		if (r == &own)
+			rp_result_destroy(&own);
+		if (rc != 0)
+			return -1;
+	}
+	return offered;
+}
+
+/* What the search came to, for the note. */
+static char *
+search_outcome(const struct rp_milp_solution *sol, double search_s,
+    double limit)
+{
+	switch (sol->result) {
+	case RP_MILP_OPTIMAL:
+		return rp_xstrdup("proved optimal among frontier-advancing plans");
+	case RP_MILP_FEASIBLE:
+		return rp_xasprintf("stopped at the limit, gap %.1f%% (bound "
+		    "%.6g)", sol->obj > 0 ? 100 * (sol->obj - sol->bound) /
+		    sol->obj : 0, sol->bound);
+	case RP_MILP_INFEASIBLE:
+		return rp_xstrdup("proved that no frontier-advancing plan fits");
+	case RP_MILP_NOSOLUTION:
+		/* Slow LPs can leave the search next to no time: say so. */
+		return search_s < 0.05 * limit ?
+		    rp_xasprintf("had no time left to search (the LP relaxation "
+		    "and its rounding took %.3g of %.3g s)", limit - search_s,
+		    limit) :
+		    rp_xasprintf("found no solution within %.3g s", limit);
+	default:
+		return rp_xstrdup("failed in the solver");
+	}
+}
+
+static int
+ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
+{
 	const struct rp_graph *g = pb->g;
-	double limit = rp_solver_seconds(pb);
-	double t0 = rp_now(), deadline = t0 + limit, lpb = NAN, search_s;
-	double gap = pb->opt != NULL ? pb->opt->mip_gap : 0;
+	const struct rp_options *o = ctx->opt;
+	double t0 = rp_now(), deadline = ctx->deadline, lpb = NAN, search_s;
+	double limit = deadline > 0 ? deadline - t0 : RP_SOLVER_DEFAULT_SECONDS;
+	double gap = o != NULL ? o->mip_gap : 0;
 	struct rp_milp *m;
 	struct rp_best best;
 	struct rp_milp_solution sol;
 	struct rp_seq seq = { 0 };
-	const char *src = NULL;
 	char *why = NULL, *what;
-	int offered = 0, rc = -1;
-	const char *engine = pb->opt != NULL && pb->opt->solver == RP_MILP_CBC ?
+	int offered, rc = -1;
+	const char *engine = o != NULL && o->solver == RP_MILP_CBC ?
 	    "MILP (CBC)" : "MILP";
-	size_t k;
 
 	rp_best_init(&best);
 	m = rp_milp_build(g, pb->budget, &why);
-	if (m != NULL && pb->opt != NULL)
-		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
+	if (m != NULL && o != NULL)
+		rp_milp_set_engine(m, o->solver, o->threads);
 	/* LP relaxation, and the plans of LP rounding. */
-	if (m != NULL && rp_lp_round(pb, m, deadline, &best, &lpb, NULL, cause) != 0)
+	if (m != NULL && rp_lp_round(pb, ctx, m, &best, &lpb, NULL, cause) != 0)
 		goto out;
 	/* Every other strategy's plan, as a candidate and a starting point. */
-	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
-		struct rp_result r;
-		rp_strategy_run(seeds[k], pb, &r);
-		if (r.has_plan) {
-			if (m != NULL && r.status == RP_FITS &&
-			    rp_milp_offer(m, &r.plan) == 0)
-				offered++;
-			if (rp_best_offer(&best, g, pb->budget, &r.plan,
-			    rp_xasprintf("plan of %s", seeds[k]->name), cause) != 0) {
-				rp_result_destroy(&r);
-				goto out;
-			}
-		}
-		rp_result_destroy(&r);
-	}
+	if ((offered = offer_seeds(pb, ctx, m, &best, cause)) < 0)
+		goto out;
 	if (m == NULL) {
 		/* Too large for the model: the fallback chain's best plan, and
 		 * the baseline as the bound (see below). */
@@ -78,20 +147,22 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		offered++;
 
 	/* A spent deadline still gets a token search (0 would mean none). */
-	search_s = fmax(deadline - rp_now(), 1e-3);
-	rp_milp_solve(m, search_s, gap, &sol, &seq);
+	search_s = deadline > 0 ? fmax(deadline - rp_now(), 1e-3) : 0;
+	rp_log(ctx, 1, "ilp: searching%s with %d starting plan%s", search_s >
+	    0 ? "" : " without a time limit", offered, offered == 1 ? "" : "s");
+	rp_milp_solve(m, search_s > 0 ? rp_now() + search_s : 0, gap, &sol,
+	    &seq);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {
 		struct rp_plan p;
-		char *n;
 		rp_plan_init(&p);
 		rp_plan_from_seq(g, seq.node, seq.len, &p);
-		n = rp_xstrdup("MILP solution");
 		/* Prefer the MILP's own plan on ties. */
 		if (best.have && best.fits && best.cost == sol.obj) {
 			rp_best_destroy(&best);
 			rp_best_init(&best);
 		}
-		if (rp_best_offer(&best, g, pb->budget, &p, n, cause) != 0)
+		if (rp_best_offer_tagged(&best, pb, &p, rp_xstrdup("MILP solution"),
+		    FROM_MILP, cause) != 0)
 			goto out;
 	}
 	/* fmax ignores an unknown (NaN) side. Every node is computed at
@@ -104,37 +175,13 @@ ilp_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		*bound = fmax(sol.result == RP_MILP_ERROR ? lpb :
 		    fmax(sol.bound, lpb), pb->baseline);
 
-	switch (sol.result) {
-	case RP_MILP_OPTIMAL:
-		what = rp_xstrdup("proved optimal among frontier-advancing plans");
-		break;
-	case RP_MILP_FEASIBLE:
-		what = rp_xasprintf("stopped at the limit, gap %.1f%% "
-		    "(bound %.6g)", sol.obj > 0 ? 100 * (sol.obj - sol.bound) /
-		    sol.obj : 0, sol.bound);
-		break;
-	case RP_MILP_INFEASIBLE:
-		what = rp_xstrdup("proved that no frontier-advancing plan fits");
-		break;
-	case RP_MILP_NOSOLUTION:
-		/* Slow LPs can leave the search next to no time: say so. */
-		what = search_s < 0.05 * limit ?
-		    rp_xasprintf("had no time left to search (the LP relaxation "
-		    "and its rounding took %.3g of %.3g s)", limit - search_s,
-		    limit) :
-		    rp_xasprintf("found no solution within %.3g s", limit);
-		break;
-	default:
-		what = rp_xstrdup("failed in the solver");
-		break;
-	}
+	what = search_outcome(&sol, search_s, limit);
 	if (best.have) {
-		char *n;
-		src = best.note != NULL ? best.note : "?";
-		n = strcmp(src, "MILP solution") == 0 ?
+		char *n = best.tag == FROM_MILP ?
 		    rp_xasprintf("%s %s; %d starting plan%s offered", engine, what,
 		    offered, offered == 1 ? "" : "s") :
-		    rp_xasprintf("%s %s; the plan is the %s", engine, what, src);
+		    rp_xasprintf("%s %s; the plan is the %s", engine, what,
+		    best.note != NULL ? best.note : "?");
 		free(best.note);
 		best.note = n;
 		rp_best_take(&best, plan, note);
@@ -153,5 +200,6 @@ out:
 const struct rp_strategy rp_strategy_ilp = {
 	"ilp",
 	"Checkmate MILP on GLPK (or --solver cbc), warm-started, within --time-limit (default 60 s)",
+	1,
 	ilp_run,
 };

@@ -148,11 +148,11 @@ ret_eval(const struct rp_graph *g, const struct rp_retain *ret, int nr,
 	return 0;
 }
 
-/* Rounds the fractional S (sstar, by stage and node) with threshold th, or
+/* Rounds the fractional S of m's last LP solution with threshold th, or
  * randomly when th < 0, and offers the completed plan. It goes to the
  * pool fit when it fits, else to over. */
 static int
-round_once(const struct rp_problem *pb, const double *sstar, double th,
+round_once(const struct rp_problem *pb, const struct rp_milp *m, double th,
     uint64_t *rng, struct rp_best *best, char *note, struct pool *fit,
     struct pool *over, char **cause)
 {
@@ -170,7 +170,7 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 		for (t = i + 1; t <= n; t++) {
 			int on = 0;
 			if (t < n) {
-				double v = sstar[(long)t * (t + 1) / 2 + i];
+				double v = rp_milp_lp_s(m, t, i);
 				on = th >= 0 ? v > th :
 				    (double)(splitmix(rng) >> 11) / 9007199254740992.0 < v;
 			}
@@ -196,7 +196,7 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 		return -1;
 	}
 	rp_seq_destroy(&seq);
-	keep = pool_slot(sim.peak > pb->budget ? over : fit, sim.cost, sim.peak);
+	keep = pool_slot(rp_fits(pb, sim.peak) ? fit : over, sim.cost, sim.peak);
 	if (keep != NULL) {
 		keep->note = rp_xstrdup(note);
 		keep->ret = ret;
@@ -208,7 +208,7 @@ round_once(const struct rp_problem *pb, const double *sstar, double th,
 	}
 	rp_sim_destroy(&sim);
 	free(ret);
-	return rp_best_offer(best, g, pb->budget, &plan, note, cause);
+	return rp_best_offer(best, pb, &plan, note, cause);
 }
 
 /* How far a plan goes over the budget: the sum over compute statements
@@ -369,7 +369,7 @@ trim(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 	}
 	r->cost = cost;
 	r->steps = steps;
-	fits = r->peak <= pb->budget;	/* as the simulator judges it */
+	fits = rp_fits(pb, r->peak);	/* as the simulator judges it */
 	if (fits)
 		rp_plan_move(out, &cur);
 out:
@@ -440,7 +440,7 @@ fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 				rc = -1;
 				goto out;
 			}
-			if (sim.peak <= pb->budget && sim.cost < cost) {
+			if (rp_fits(pb, sim.peak) && sim.cost < cost) {
 				cost = sim.cost;
 				r->peak = sim.peak;
 				added++;
@@ -455,7 +455,7 @@ fill(const struct rp_problem *pb, struct rounding *r, struct pass_limit *lim,
 	}
 	if (added > 0) {
 		r->cost = cost;
-		rc = rp_best_offer(best, g, pb->budget, &kept, rp_xasprintf(
+		rc = rp_best_offer(best, pb, &kept, rp_xasprintf(
 		    "%s, then %d recomputed value%s kept instead (fill "
 		    "pass%s)", r->note, added, added == 1 ? "" : "s",
 		    lim->stopped ? ", cut short" : ""), cause);
@@ -499,21 +499,21 @@ memo_offer(const struct rp_problem *pb, const struct rp_lp_memo *mm,
 		return 0;
 	rp_plan_init(&p);
 	rp_plan_copy(&p, &mm->plan);
-	return rp_best_offer(best, pb->g, pb->budget, &p, reused ?
+	return rp_best_offer(best, pb, &p, reused ?
 	    rp_xasprintf("%s (LP solved and rounded once in this run, timed "
 	    "where first needed)", note) : rp_xstrdup(note), cause);
 }
 
-static int round_lp(const struct rp_problem *pb, struct rp_milp *m,
-    double deadline, struct rp_best *best, double *bound,
+static int round_lp(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_milp *m, struct rp_best *best, double *bound,
     enum rp_milp_result *lp, char **cause);
 
 int
-rp_lp_round(const struct rp_problem *pb, struct rp_milp *m, double deadline,
-    struct rp_best *best, double *bound, enum rp_milp_result *lp,
-    char **cause)
+rp_lp_round(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_milp *m, struct rp_best *best, double *bound,
+    enum rp_milp_result *lp, char **cause)
 {
-	struct rp_lp_memo *mm = pb->lp_memo;
+	struct rp_lp_memo *mm = ctx->shared != NULL ? ctx->shared->lp : NULL;
 	struct rp_best lb;
 	enum rp_milp_result r;
 	int rc;
@@ -525,9 +525,9 @@ rp_lp_round(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 		return memo_offer(pb, mm, 1, best, bound, cause);
 	}
 	if (mm == NULL)
-		return round_lp(pb, m, deadline, best, bound, lp, cause);
+		return round_lp(pb, ctx, m, best, bound, lp, cause);
 	rp_best_init(&lb);
-	rc = round_lp(pb, m, deadline, &lb, bound, lp, cause);
+	rc = round_lp(pb, ctx, m, &lb, bound, lp, cause);
 	if (rc == 0) {
 		rp_lp_memo_destroy(mm);
 		mm->done = 1;
@@ -546,33 +546,32 @@ rp_lp_round(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 
 /* rp_lp_round without the memo. */
 static int
-round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
-    struct rp_best *best, double *bound, enum rp_milp_result *lp,
-    char **cause)
+round_lp(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_milp *m, struct rp_best *best, double *bound,
+    enum rp_milp_result *lp, char **cause)
 {
-	const struct rp_graph *g = pb->g;
-	int n = g->n, t, i, a, j, k, rc = 0;
-	double *sstar = rp_xcalloc((size_t)((long)n * (n + 1) / 2 + 1), sizeof *sstar);
-	uint64_t rng = pb->opt != NULL ? pb->opt->seed : 1;
+	const struct rp_options *opt = ctx->opt;
+	double deadline = ctx->deadline;
+	int a, j, k, rc = 0;
+	uint64_t rng = opt != NULL ? opt->seed : 1;
 	struct pool fit = { NULL, 0, 0, 0 }, over = { NULL, 0, 0, OVER_KEEP };
 	struct pass_limit lim = { deadline, PASS_WORK, 0 };
-	int plain = pb->opt != NULL && pb->opt->round_plain;
+	int plain = opt != NULL && opt->round_plain;
 	double obj;
 
 	*bound = NAN;
 	*lp = RP_MILP_NOSOLUTION;	/* no time left to try */
 	for (a = 0; a < (int)(sizeof allowances / sizeof allowances[0]); a++) {
-		double eps = allowances[a], left = 0;
+		double eps = allowances[a];
 		enum rp_milp_result r;
-		if (deadline > 0) {
-			left = deadline - rp_now();
-			if (left <= 0)
-				break;
-		}
-		if (a > 0)
-			rp_milp_set_budget(m, (int64_t)floor((1 - eps) *
-			    (double)pb->budget));
-		r = rp_milp_solve_lp(m, left, &obj);
+		if (deadline > 0 && rp_now() >= deadline)
+			break;
+		r = rp_milp_solve_lp(m, a == 0 ? pb->budget :
+		    (int64_t)floor((1 - eps) * (double)pb->budget), deadline, &obj);
+		rp_log(ctx, 1, "LP relaxation at %g%% of the budget: %s", 100 *
+		    (1 - eps), r == RP_MILP_OPTIMAL ? "solved" : r ==
+		    RP_MILP_INFEASIBLE ? "infeasible" : r == RP_MILP_NOSOLUTION ?
+		    "not solved by the deadline" : "solver failed");
 		if (a == 0) {
 			*lp = r;
 			/* also when the LP stopped at the deadline; an
@@ -582,22 +581,19 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 		}
 		if (r != RP_MILP_OPTIMAL)
 			break;	/* tighter allowances are infeasible too */
-		for (t = 1; t < n; t++)
-			for (i = 0; i < t; i++)
-				sstar[(long)t * (t + 1) / 2 + i] = rp_milp_lp_s(m, t, i);
 		for (k = 0; k < (int)(sizeof thresholds / sizeof thresholds[0]); k++) {
 			char *note = rp_xasprintf("two-phase rounding of the LP at "
 			    "%g%% of the budget, threshold %g", 100 * (1 - eps),
 			    thresholds[k]);
-			if ((rc = round_once(pb, sstar, thresholds[k], &rng, best,
+			if ((rc = round_once(pb, m, thresholds[k], &rng, best,
 			    note, &fit, &over, cause)) != 0)
 				goto out;
 		}
 		for (k = 0; k < RANDOM_SAMPLES; k++) {
 			char *note = rp_xasprintf("two-phase rounding of the LP at "
 			    "%g%% of the budget, randomized (seed %llu)",
-			    100 * (1 - eps), pb->opt != NULL ? pb->opt->seed : 1ULL);
-			if ((rc = round_once(pb, sstar, -1, &rng, best, note,
+			    100 * (1 - eps), opt != NULL ? opt->seed : 1ULL);
+			if ((rc = round_once(pb, m, -1, &rng, best, note,
 			    &fit, &over, cause)) != 0)
 				goto out;
 			if (deadline > 0 && rp_now() > deadline)
@@ -627,8 +623,7 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 		    "pass)", o->note, o->steps, o->steps == 1 ? "" : "s");
 		free(o->note);
 		o->note = rp_xstrdup(note);
-		if ((rc = rp_best_offer(best, g, pb->budget, &plan, note,
-		    cause)) != 0)
+		if ((rc = rp_best_offer(best, pb, &plan, note, cause)) != 0)
 			goto out;
 		if ((rc = fill(pb, o, &lim, best, cause)) != 0)
 			goto out;
@@ -636,36 +631,33 @@ round_lp(const struct rp_problem *pb, struct rp_milp *m, double deadline,
 	for (j = 0; j < fit.len && !plain && rc == 0 && !lim.stopped; j++)
 		rc = fill(pb, &fit.r[j], &lim, best, cause);
 out:
-	if (a > 0)
-		rp_milp_set_budget(m, pb->budget);
 	pool_destroy(&fit);
 	pool_destroy(&over);
-	free(sstar);
 	return rc;
 }
 
 static int
-lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
-    double *bound, char **cause)
+lp_round_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
 {
+	const struct rp_options *o = ctx->opt;
+	struct rp_lp_memo *mm = ctx->shared != NULL ? ctx->shared->lp : NULL;
 	struct rp_milp *m;
 	struct rp_best best;
-	double deadline = rp_now() + rp_solver_seconds(pb);
 	char *why = NULL;
 	enum rp_milp_result lp;
 	int rc;
 
 	/* A rounding kept by an earlier ilp needs no model. */
-	m = pb->lp_memo != NULL && pb->lp_memo->done ? NULL :
-	    rp_milp_build(pb->g, pb->budget, &why);
+	m = mm != NULL && mm->done ? NULL : rp_milp_build(pb->g, pb->budget, &why);
 	if (m == NULL && why != NULL) {
 		*note = why;	/* too large for the model: no plan, said so */
 		return 0;
 	}
-	if (m != NULL && pb->opt != NULL)
-		rp_milp_set_engine(m, pb->opt->solver, pb->opt->threads);
+	if (m != NULL && o != NULL)
+		rp_milp_set_engine(m, o->solver, o->threads);
 	rp_best_init(&best);
-	rc = rp_lp_round(pb, m, deadline, &best, bound, &lp, cause);
+	rc = rp_lp_round(pb, ctx, m, &best, bound, &lp, cause);
 	if (rc == 0) {
 		if (best.have)
 			rp_best_take(&best, plan, note);
@@ -675,7 +667,7 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 		else if (lp == RP_MILP_NOSOLUTION)
 			*note = rp_xasprintf("the LP relaxation was not solved "
 			    "within the time limit (--time-limit)%s",
-			    (pb->opt == NULL || pb->opt->solver == RP_MILP_GLPK) &&
+			    (o == NULL || o->solver == RP_MILP_GLPK) &&
 			    rp_milp_have_cbc() ? "; --solver cbc solves large "
 			    "LPs faster" : "");
 		else if (lp == RP_MILP_ERROR)
@@ -691,5 +683,6 @@ lp_round_run(const struct rp_problem *pb, struct rp_plan *plan, char **note,
 const struct rp_strategy rp_strategy_lp_round = {
 	"lp-round",
 	"Checkmate two-phase rounding of the MILP's LP relaxation (GLPK, or --solver cbc)",
+	1,
 	lp_round_run,
 };

@@ -11,23 +11,22 @@
  * and by seeded randomized rounding, R is the minimal completion (the shared
  * R solver), and the allowance epsilon is searched by solving the LP again
  * at (1 - epsilon) of the budget; plans are judged at the real budget.
- * Unless pb->opt->round_plain, the trim pass then brings the cheapest
+ * Unless ctx->opt->round_plain, the trim pass then brings the cheapest
  * roundings over the budget within it, and the fill pass, from every
  * rounding that fits, keeps recomputed values resident where that fits
- * and is cheaper (remat-plan(1)). Stops
- * at deadline (rp_now() time, <= 0: none). Sets *bound to the LP optimum at
- * the real budget (NaN when the LP was not solved) and, if lp is not NULL,
- * *lp to the outcome of that LP solve (RP_MILP_OPTIMAL, RP_MILP_INFEASIBLE,
- * RP_MILP_NOSOLUTION when time ran out, ...), and returns 0, or -1 with
- * *cause set. Leaves m at the real budget. With pb->lp_memo set, a result
- * kept there is offered instead (m is then left unsolved), and a new one is
- * kept there. */
-int rp_lp_round(const struct rp_problem *pb, struct rp_milp *m,
-    double deadline, struct rp_best *best, double *bound,
+ * and is cheaper (remat-plan(1)). Stops at ctx->deadline. Sets *bound to
+ * the LP optimum at the real budget (NaN when the LP was not solved) and,
+ * if lp is not NULL, *lp to the outcome of that LP solve (RP_MILP_OPTIMAL,
+ * RP_MILP_INFEASIBLE, RP_MILP_NOSOLUTION when time ran out, ...), and
+ * returns 0, or -1 with *cause set. With a memo in ctx->shared, a result
+ * kept there is offered instead (m is then left unsolved, and may be
+ * NULL), and a new one is kept there. */
+int rp_lp_round(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_milp *m, struct rp_best *best, double *bound,
     enum rp_milp_result *lp, char **cause);
 
 /* LP rounding's outcome for one problem, reused by rp_lp_round when the
- * problem points at it (rp_problem.lp_memo). */
+ * run shares it (rp_shared.lp). */
 struct rp_lp_memo {
 	int done;
 	int have;		/* rounding gave a plan */

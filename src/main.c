@@ -39,6 +39,14 @@ solver_log(void *ctx, const char *msg)
 	fputs(msg, stderr);
 }
 
+/* -v: the strategies' progress, a line at a time, on standard error. */
+static void
+progress_log(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "%s: %s\n", progname, line);
+}
+
 static void
 usage(FILE *f)
 {
@@ -165,8 +173,7 @@ min_budget_text(const struct rp_problem *pb)
 
 /* --check: replay a plan file and report. */
 static int
-check_plan(const struct rp_problem *pb, const char *path, int have_budget,
-    enum rp_format fmt)
+check_plan(const struct rp_problem *pb, const char *path, enum rp_format fmt)
 {
 	struct rp_plan p;
 	struct rp_sim s;
@@ -190,8 +197,8 @@ check_plan(const struct rp_problem *pb, const char *path, int have_budget,
 		rp_plan_destroy(&p);
 		return EXIT_BADINPUT;
 	}
-	rc = have_budget && s.peak > pb->budget ? EXIT_NOFIT : EXIT_OK;
-	rp_report_check(stdout, fmt, pb, path, &s, have_budget);
+	rc = pb->has_budget && !rp_fits(pb, s.peak) ? EXIT_NOFIT : EXIT_OK;
+	rp_report_check(stdout, fmt, pb, path, &s);
 	rp_sim_destroy(&s);
 	rp_plan_destroy(&p);
 	return rc;
@@ -247,8 +254,8 @@ milp_files(const struct rp_problem *pb, const char *mps, const char *lpf,
 			rc = EXIT_BADINPUT;
 		} else {
 			rp_report_check(output != NULL && strcmp(output, "-") == 0 ?
-			    stderr : stdout, fmt, pb, sol, &s, 1);
-			rc = s.peak <= pb->budget ? EXIT_OK : EXIT_NOFIT;
+			    stderr : stdout, fmt, pb, sol, &s);
+			rc = rp_fits(pb, s.peak) ? EXIT_OK : EXIT_NOFIT;
 			if (rc == EXIT_OK && output != NULL) {
 				struct rp_plan_meta meta;
 				meta.strategy = "read-solution";
@@ -269,8 +276,20 @@ milp_files(const struct rp_problem *pb, const char *mps, const char *lpf,
 	return rc;
 }
 
-int
-main(int argc, char **argv)
+/* The command line, parsed. */
+struct cli {
+	const char *graph, *budget, *strategies, *output, *check;
+	const char *write_mps, *write_lp, *read_sol;
+	int info;
+	enum rp_format fmt;
+	struct rp_options opt;
+	struct rp_budget_spec bspec;
+};
+
+/* Parses the options into c. Returns -1 when they are all right, else the
+ * exit status (after the usage message, or --help or --version). */
+static int
+parse_args(int argc, char **argv, struct cli *c)
 {
 	static const struct option longopts[] = {
 		{ "graph", required_argument, NULL, 'g' },
@@ -298,88 +317,76 @@ main(int argc, char **argv)
 		{ "read-solution", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *graph_path = NULL, *budget_arg = NULL, *strategy_arg = NULL;
-	const char *output = NULL, *check = NULL;
-	const char *write_mps = NULL, *write_lp = NULL, *read_sol = NULL;
-	enum rp_format fmt = RP_FMT_TABLE;
-	struct rp_options opt;
-	struct rp_budget_spec bspec;
-	const struct rp_strategy **strats = NULL;
-	struct rp_graph *g = NULL;
-	struct rp_problem pb;
-	struct rp_lp_memo memo = { 0 };
-	struct rp_result *res = NULL;
+	struct rp_options *opt = &c->opt;
 	char *cause = NULL, *end;
-	int c, info = 0, nstrat, i, picked, rc = EXIT_OK, failed = 0;
-	int64_t budget = 0;
-	double t0;
-	FILE *rep;
+	int ch, rc;
 
-	rp_malloc_tune();
-	rp_options_init(&opt);
+	memset(c, 0, sizeof *c);
+	c->fmt = RP_FMT_TABLE;
+	rp_options_init(opt);
 	opterr = 0;	/* our own messages, with our name, below */
-	while ((c = getopt_long(argc, argv, ":g:b:s:o:c:f:t:ivhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":g:b:s:o:c:f:t:ivhV", longopts,
 	    NULL)) != -1) {
-		switch (c) {
+		switch (ch) {
 		case 'g':
-			graph_path = optarg;
+			c->graph = optarg;
 			break;
 		case 'b':
-			budget_arg = optarg;
+			c->budget = optarg;
 			break;
 		case 's':
-			strategy_arg = optarg;
+			c->strategies = optarg;
 			break;
 		case 'o':
-			output = optarg;
+			c->output = optarg;
 			break;
 		case 'c':
-			check = optarg;
+			c->check = optarg;
 			break;
 		case 'f':
 			if (strcmp(optarg, "table") == 0)
-				fmt = RP_FMT_TABLE;
+				c->fmt = RP_FMT_TABLE;
 			else if (strcmp(optarg, "csv") == 0)
-				fmt = RP_FMT_CSV;
+				c->fmt = RP_FMT_CSV;
 			else if (strcmp(optarg, "json") == 0)
-				fmt = RP_FMT_JSON;
+				c->fmt = RP_FMT_JSON;
 			else
 				return usage_error("unknown format '%s' (use table, "
 				    "csv or json)", optarg);
 			break;
 		case 't':
 			errno = 0;
-			opt.time_limit = strtod(optarg, &end);
+			opt->time_limit = strtod(optarg, &end);
 			if (end == optarg || *end != '\0' || errno != 0 ||
-			    !isfinite(opt.time_limit) || opt.time_limit <= 0)
+			    !isfinite(opt->time_limit) || opt->time_limit <= 0)
 				return usage_error("time limit '%s' is not a positive "
 				    "number of seconds", optarg);
 			break;
 		case 'i':
-			info = 1;
+			c->info = 1;
 			break;
 		case 'H':
-			opt.dtr_heuristic = rp_dtr_heuristic_find(optarg);
-			if (opt.dtr_heuristic < 0)
+			opt->dtr_heuristic = rp_dtr_heuristic_find(optarg);
+			if (opt->dtr_heuristic < 0)
 				return usage_error("unknown DTR heuristic '%s' (use dtr, "
 				    "dtr-eqclass, dtr-local, lru, largest, msps or "
 				    "random)", optarg);
 			break;
 		case 'B':
-			opt.dtr_banish = 1;
+			opt->dtr_banish = 1;
 			break;
 		case 'E':
-			opt.dtr_banish = 0;
+			opt->dtr_banish = 0;
 			break;
 		case 'P':
-			opt.round_plain = 1;
+			opt->round_plain = 1;
 			break;
 		case 'T':
 			errno = 0;
-			opt.dtr_thrash = strtod(optarg, &end);
+			opt->dtr_thrash = strtod(optarg, &end);
 			if (end == optarg || *end != '\0' || errno != 0 ||
-			    !isfinite(opt.dtr_thrash) || opt.dtr_thrash < 0 ||
-			    (opt.dtr_thrash > 0 && opt.dtr_thrash < 1))
+			    !isfinite(opt->dtr_thrash) || opt->dtr_thrash < 0 ||
+			    (opt->dtr_thrash > 0 && opt->dtr_thrash < 1))
 				return usage_error("thrashing limit '%s' is not 0 or a "
 				    "number of times the baseline cost of at least 1",
 				    optarg);
@@ -387,25 +394,25 @@ main(int argc, char **argv)
 		case 'G': {
 			size_t len = strlen(optarg);
 			errno = 0;
-			opt.mip_gap = strtod(optarg, &end);
+			opt->mip_gap = strtod(optarg, &end);
 			if (len > 0 && optarg[len - 1] == '%' && end == optarg + len - 1) {
-				opt.mip_gap /= 100;
+				opt->mip_gap /= 100;
 				end++;
 			}
 			if (end == optarg || *end != '\0' || errno != 0 ||
-			    !(opt.mip_gap >= 0 && opt.mip_gap < 1))
+			    !(opt->mip_gap >= 0 && opt->mip_gap < 1))
 				return usage_error("MIP gap '%s' is not a fraction in "
 				    "[0, 1) or a percentage below 100%%", optarg);
 			break;
 		}
 		case 'X':
 			if (strcmp(optarg, "glpk") == 0)
-				opt.solver = RP_MILP_GLPK;
+				opt->solver = RP_MILP_GLPK;
 			else if (strcmp(optarg, "cbc") == 0) {
 				if (!rp_milp_have_cbc())
 					return usage_error("solver '%s' is not built in "
 					    "(configure found no COIN-OR CBC)", optarg);
-				opt.solver = RP_MILP_CBC;
+				opt->solver = RP_MILP_CBC;
 			} else
 				return usage_error("unknown solver '%s' (glpk or cbc)",
 				    optarg);
@@ -418,28 +425,28 @@ main(int argc, char **argv)
 			    v > 256)
 				return usage_error("thread count '%s' is not a number "
 				    "from 1 to 256", optarg);
-			opt.threads = (int)v;
+			opt->threads = (int)v;
 			break;
 		}
 		case 'M':
-			write_mps = optarg;
+			c->write_mps = optarg;
 			break;
 		case 'L':
-			write_lp = optarg;
+			c->write_lp = optarg;
 			break;
 		case 'R':
-			read_sol = optarg;
+			c->read_sol = optarg;
 			break;
 		case 'S':
 			errno = 0;
-			opt.seed = strtoull(optarg, &end, 10);
+			opt->seed = strtoull(optarg, &end, 10);
 			if (end == optarg || *end != '\0' || errno != 0 ||
 			    optarg[0] == '-')
 				return usage_error("seed '%s' is not a non-negative "
 				    "integer", optarg);
 			break;
 		case 'v':
-			opt.verbose++;
+			opt->verbose++;
 			break;
 		case 'h':
 			usage(stdout);
@@ -456,11 +463,10 @@ main(int argc, char **argv)
 			if (strncmp(bad, "--", 2) == 0 && strchr(bad, '=') != NULL &&
 			    optopt != 0) {
 				/* --info=3: a known option that takes no value */
-				rc = (int)(strchr(bad, '=') - bad);
-				opt_s[0] = '\0';
 				fprintf(stderr, "%s: option '%.*s' takes no value\n"
 				    "Try '%s --help' for more information.\n",
-				    progname, rc, bad, progname);
+				    progname, (int)(strchr(bad, '=') - bad), bad,
+				    progname);
 				return EXIT_USAGE;
 			}
 			if (strncmp(bad, "--", 2) == 0 || optopt == 0)
@@ -471,113 +477,72 @@ main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (graph_path == NULL)
+	if (c->graph == NULL)
 		return usage_error("%s", "--graph FILE is required");
-	if (check != NULL && (output != NULL || strategy_arg != NULL || info))
+	if (c->check != NULL && (c->output != NULL || c->strategies != NULL ||
+	    c->info))
 		return usage_error("%s", "--check cannot be combined with --output, "
 		    "--strategy or --info");
-	if (info && (output != NULL || strategy_arg != NULL))
+	if (c->info && (c->output != NULL || c->strategies != NULL))
 		return usage_error("%s", "--info cannot be combined with --output "
 		    "or --strategy");
-	if ((write_mps != NULL || write_lp != NULL || read_sol != NULL) &&
-	    (check != NULL || info || strategy_arg != NULL))
+	if ((c->write_mps != NULL || c->write_lp != NULL || c->read_sol != NULL) &&
+	    (c->check != NULL || c->info || c->strategies != NULL))
 		return usage_error("%s", "--write-mps, --write-lp and --read-solution "
 		    "cannot be combined with --check, --info or --strategy");
-	if (read_sol != NULL && (write_mps != NULL || write_lp != NULL))
+	if (c->read_sol != NULL && (c->write_mps != NULL || c->write_lp != NULL))
 		return usage_error("%s", "--read-solution cannot be combined with "
 		    "--write-mps or --write-lp");
-	if ((write_mps != NULL || write_lp != NULL) && output != NULL)
+	if ((c->write_mps != NULL || c->write_lp != NULL) && c->output != NULL)
 		return usage_error("%s", "--write-mps and --write-lp write the model, "
 		    "not a plan: drop --output");
-	if (check == NULL && !info && budget_arg == NULL)
+	if (c->check == NULL && !c->info && c->budget == NULL)
 		return usage_error("%s", "--budget is required (for example "
 		    "--budget 16G or --budget 60%)");
-	if (budget_arg != NULL && rp_parse_budget(budget_arg, &bspec, &cause) != 0) {
+	if (c->budget != NULL && rp_parse_budget(c->budget, &c->bspec,
+	    &cause) != 0) {
 		rc = usage_error("%s", cause);
 		free(cause);
 		return rc;
 	}
-	nstrat = 0;
-	if (strategy_arg != NULL) {
-		nstrat = parse_strategies(strategy_arg, &strats);
-		if (nstrat < 0)
-			return EXIT_USAGE;
-	} else {
-		const struct rp_strategy *const *all = rp_strategy_list(&nstrat);
-		strats = rp_xmalloc(sizeof *strats * (size_t)nstrat);
-		for (i = 0; i < nstrat; i++)
-			strats[i] = all[i];
-	}
+	return -1;
+}
 
-	if (opt.verbose >= 2)
-		rp_milp_set_log(solver_log, NULL);
-	t0 = rp_now();
-	if (rp_graphml_read(graph_path, &g, &cause) != 0) {
-		fprintf(stderr, "%s: %s\n", progname, cause);
-		free(cause);
-		free(strats);
-		return EXIT_BADINPUT;
-	}
-	if (opt.verbose)
-		fprintf(stderr, "%s: loaded %s (%d nodes, %d edges) in %.1f ms\n",
-		    progname, graph_path, g->n, g->m, (rp_now() - t0) * 1e3);
-	rp_problem_init(&pb, g, 0, &opt);
-	if (budget_arg != NULL) {
-		if (bspec.is_percent) {
-			double b = floor((double)pb.ckpt_all_peak * bspec.percent / 100.0);
-			if (b < 1 || b >= 9.2e18) {
-				fprintf(stderr, "%s: budget %s of the checkpoint-all "
-				    "peak (%lld bytes) is %s\n", progname, budget_arg,
-				    (long long)pb.ckpt_all_peak,
-				    b < 1 ? "less than one byte" : "too large");
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			budget = (int64_t)b;
-		} else
-			budget = bspec.bytes;
-		pb.budget = budget;
-	}
-	if (info) {
-		rp_report_info(stdout, fmt, &pb);
-		goto out;
-	}
-	if (check != NULL) {
-		rc = check_plan(&pb, check, budget_arg != NULL, fmt);
-		goto out;
-	}
-	if (write_mps != NULL || write_lp != NULL || read_sol != NULL) {
-		rc = milp_files(&pb, write_mps, write_lp, read_sol, output, fmt);
-		goto out;
-	}
-	if (budget < pb.min_budget) {
-		char b[32], *mt = min_budget_text(&pb);
-		rp_format_bytes(budget, b, sizeof b);
-		fprintf(stderr, "%s: budget %s (%lld bytes) is below the smallest "
-		    "budget any plan can need: %s\n", progname, b,
-		    (long long)budget, mt);
-		free(mt);
-		rc = EXIT_NOFIT;
-		goto out;
-	}
+/* Plans pb with the strategies strats[0..n), reports and writes the
+ * chosen plan. Returns the exit status. */
+static int
+plan(const struct cli *c, const struct rp_problem *pb,
+    const struct rp_strategy **strats, int n)
+{
+	struct rp_result *res = rp_xcalloc((size_t)n, sizeof *res);
+	struct rp_lp_memo memo;
+	struct rp_shared shared;
+	struct rp_ctx ctx;
+	char *cause = NULL;
+	int i, picked, rc = EXIT_OK, failed = 0;
+	FILE *rep;
 
-	res = rp_xcalloc((size_t)nstrat, sizeof *res);
 	rp_lp_memo_init(&memo);
-	pb.lp_memo = &memo;	/* lp-round and ilp round the LP once */
-	for (i = 0; i < nstrat; i++) {
-		rp_strategy_run(strats[i], &pb, &res[i]);
+	memset(&shared, 0, sizeof shared);
+	shared.lp = &memo;	/* lp-round and ilp round the LP once */
+	shared.results = res;	/* ilp starts from the plans found so far */
+	memset(&ctx, 0, sizeof ctx);
+	ctx.opt = &c->opt;
+	ctx.log = progress_log;
+	ctx.shared = &shared;
+	for (i = 0; i < n; i++) {
+		rp_strategy_run(strats[i], pb, &ctx, &res[i]);
+		shared.nresults = i + 1;
 		if (res[i].status == RP_FAILED)
 			failed = 1;
-		if (opt.verbose)
-			fprintf(stderr, "%s: %s: %s in %.1f ms\n", progname,
-			    strats[i]->name, rp_status_name(res[i].status),
-			    res[i].seconds * 1e3);
+		rp_log(&ctx, 1, "%s: %s in %.1f ms", strats[i]->name,
+		    rp_status_name(res[i].status), res[i].seconds * 1e3);
 	}
-	picked = rp_pick(res, nstrat);
-	rep = output != NULL && strcmp(output, "-") == 0 ? stderr : stdout;
-	rp_report(rep, fmt, &pb, res, nstrat, picked);
+	picked = rp_pick(res, n);
+	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
+	rp_report(rep, c->fmt, pb, res, n, picked);
 	if (picked < 0) {
-		char *mt = min_budget_text(&pb);
+		char *mt = min_budget_text(pb);
 		if (failed)
 			fprintf(stderr, "%s: no plan fits the budget, and a strategy "
 			    "failed (see the table)\n", progname);
@@ -586,23 +551,94 @@ main(int argc, char **argv)
 			    "budget any plan could need is %s\n", progname, mt);
 		free(mt);
 		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
-		goto out;
-	}
-	if (output != NULL) {
+	} else if (c->output != NULL) {
 		struct rp_plan_meta meta;
 		meta.strategy = res[picked].strategy->name;
-		meta.budget = budget;
-		meta.baseline = pb.baseline;
+		meta.budget = pb->budget;
+		meta.baseline = pb->baseline;
 		meta.sim = &res[picked].sim;
-		if (rp_planxml_write(output, g, &res[picked].plan, &meta,
+		if (rp_planxml_write(c->output, pb->g, &res[picked].plan, &meta,
 		    &cause) != 0) {
 			fprintf(stderr, "%s: %s\n", progname, cause);
 			free(cause);
 			rc = EXIT_INTERNAL;
-			goto out;
 		}
 	}
-out:
+	for (i = 0; i < n; i++)
+		rp_result_destroy(&res[i]);
+	free(res);
+	rp_lp_memo_destroy(&memo);
+	return rc;
+}
+
+/* The strategies --strategy names, or all of them. Returns their count, or
+ * -1 after a usage message. */
+static int
+select_strategies(const char *arg, const struct rp_strategy ***out)
+{
+	const struct rp_strategy *const *all;
+	int n, i;
+
+	if (arg != NULL)
+		return parse_strategies(arg, out);
+	all = rp_strategy_list(&n);
+	*out = rp_xmalloc(sizeof **out * (size_t)n);
+	for (i = 0; i < n; i++)
+		(*out)[i] = all[i];
+	return n;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli c;
+	const struct rp_strategy **strats = NULL;
+	struct rp_graph *g = NULL;
+	struct rp_problem pb;
+	char *cause = NULL;
+	int nstrat, rc;
+	double t0;
+
+	rp_malloc_tune();
+	if ((rc = parse_args(argc, argv, &c)) >= 0)
+		return rc;
+	if ((nstrat = select_strategies(c.strategies, &strats)) < 0)
+		return EXIT_USAGE;
+	if (c.opt.verbose >= 2)
+		rp_milp_set_log(solver_log, NULL);
+	t0 = rp_now();
+	if (rp_graphml_read(c.graph, &g, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		free(strats);
+		return EXIT_BADINPUT;
+	}
+	if (c.opt.verbose)
+		fprintf(stderr, "%s: loaded %s (%d nodes, %d edges) in %.1f ms\n",
+		    progname, c.graph, g->n, g->m, (rp_now() - t0) * 1e3);
+	rc = EXIT_OK;
+	if (rp_problem_init(&pb, g, c.budget != NULL ? &c.bspec : NULL,
+	    &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		rc = EXIT_USAGE;
+	} else if (c.info)
+		rp_report_info(stdout, c.fmt, &pb);
+	else if (c.check != NULL)
+		rc = check_plan(&pb, c.check, c.fmt);
+	else if (c.write_mps != NULL || c.write_lp != NULL || c.read_sol != NULL)
+		rc = milp_files(&pb, c.write_mps, c.write_lp, c.read_sol, c.output,
+		    c.fmt);
+	else if (pb.budget < pb.min_budget) {
+		char b[32], *mt = min_budget_text(&pb);
+		rp_format_bytes(pb.budget, b, sizeof b);
+		fprintf(stderr, "%s: budget %s (%lld bytes) is below the smallest "
+		    "budget any plan can need: %s\n", progname, b,
+		    (long long)pb.budget, mt);
+		free(mt);
+		rc = EXIT_NOFIT;
+	} else
+		rc = plan(&c, &pb, strats, nstrat);
 	/* A report that could not be written is a failure too. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n",
@@ -610,11 +646,6 @@ out:
 		if (rc == EXIT_OK)
 			rc = EXIT_INTERNAL;
 	}
-	if (res != NULL)
-		for (i = 0; i < nstrat; i++)
-			rp_result_destroy(&res[i]);
-	free(res);
-	rp_lp_memo_destroy(&memo);
 	free(strats);
 	rp_graph_free(g);
 	return rc;

@@ -105,9 +105,9 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 
 void
 rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
-    const char *path, const struct rp_sim *s, int have_budget)
+    const char *path, const struct rp_sim *s)
 {
-	int fits = s->peak <= pb->budget;
+	int have_budget = pb->has_budget, fits = rp_fits(pb, s->peak);
 	char pk[32], b[32];
 
 	if (fmt == RP_FMT_JSON) {
@@ -168,95 +168,102 @@ lower_bound(const struct rp_result *res, int n)
 	return lb;
 }
 
-void
-rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
-    const struct rp_result *res, int n, int picked)
+/* The comparison as CSV: one row per strategy, then the bound's. */
+static void
+report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
+    int n, int picked, double lb)
+{
+	int i, ratio = isfinite(lb);
+
+	fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
+	    "recomputes,time_s,picked,note,vs_lower_bound\n");
+	for (i = 0; i < n; i++) {
+		const struct rp_result *r = &res[i];
+		fprintf(f, "%s,%s,", r->strategy->name, rp_status_name(r->status));
+		if (r->has_plan) {
+			fprintf(f, "%.10g,", r->sim.cost);
+			if (pb->baseline > 0)
+				fprintf(f, "%.6f", r->sim.cost / pb->baseline);
+			fprintf(f, ",%lld,%lld,%d,", (long long)r->sim.peak,
+			    (long long)pb->budget, r->sim.nrecompute);
+		} else
+			fprintf(f, ",,,%lld,,", (long long)pb->budget);
+		fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
+		csv_str(f, r->note);
+		fputc(',', f);
+		if (r->status == RP_FITS && ratio && lb > 0)
+			fprintf(f, "%.6f", r->sim.cost / lb);
+		fputc('\n', f);
+	}
+	if (isinf(lb))
+		fprintf(f, "lower bound,infeasible,,,,%lld,,,no,"
+		    "no frontier-advancing plan fits,\n", (long long)pb->budget);
+	else if (!isnan(lb))
+		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,"
+		    "frontier-advancing plans,\n", lb, "", (long long)pb->budget);
+}
+
+/* The comparison as one JSON object. */
+static void
+report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
+    int n, int picked, double lb)
+{
+	int i;
+
+	fprintf(f, "{\"graph\":");
+	json_str(f, pb->g->name);
+	fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":%.10g,"
+	    "\"cost_unit\":", pb->g->n, pb->g->m, pb->baseline);
+	json_str(f, pb->g->cost_unit);
+	fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
+	    "\"budget\":%lld,\"results\":[", (long long)pb->ckpt_all_peak,
+	    (long long)pb->min_budget, (long long)pb->budget);
+	for (i = 0; i < n; i++) {
+		const struct rp_result *r = &res[i];
+		fprintf(f, "%s{\"strategy\":", i ? "," : "");
+		json_str(f, r->strategy->name);
+		fprintf(f, ",\"status\":");
+		json_str(f, rp_status_name(r->status));
+		if (r->has_plan) {
+			fprintf(f, ",\"cost\":%.10g,\"overhead\":", r->sim.cost);
+			if (pb->baseline > 0)
+				fprintf(f, "%.6f", r->sim.cost / pb->baseline);
+			else
+				fprintf(f, "null");
+			fprintf(f, ",\"peak\":%lld,\"recomputes\":%d",
+			    (long long)r->sim.peak, r->sim.nrecompute);
+		}
+		fprintf(f, ",\"time_s\":%.6f,\"note\":", r->seconds);
+		if (r->note != NULL)
+			json_str(f, r->note);
+		else
+			fprintf(f, "null");
+		fputc('}', f);
+	}
+	fprintf(f, "],\"lower_bound\":");
+	if (isfinite(lb))
+		fprintf(f, "%.10g", lb);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"frontier_advancing_infeasible\":%s",
+	    isinf(lb) ? "true" : "false");
+	fprintf(f, ",\"picked\":");
+	if (picked >= 0)
+		json_str(f, res[picked].strategy->name);
+	else
+		fprintf(f, "null");
+	fprintf(f, "}\n");
+}
+
+/* The comparison as a table for people, with the notes under it. */
+static void
+report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
+    int n, int picked, double lb)
 {
 	int i;
 	char peak[32], tm[32], bud[32];
-	double lb = lower_bound(res, n);
 	/* plans' costs are shown relative to a finite bound */
 	int ratio = isfinite(lb);
-
-	if (fmt == RP_FMT_CSV) {
-		fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
-		    "recomputes,time_s,picked,note,vs_lower_bound\n");
-		for (i = 0; i < n; i++) {
-			const struct rp_result *r = &res[i];
-			fprintf(f, "%s,%s,", r->strategy->name,
-			    rp_status_name(r->status));
-			if (r->has_plan) {
-				fprintf(f, "%.10g,", r->sim.cost);
-				if (pb->baseline > 0)
-					fprintf(f, "%.6f", r->sim.cost / pb->baseline);
-				fprintf(f, ",%lld,%lld,%d,", (long long)r->sim.peak,
-				    (long long)pb->budget, r->sim.nrecompute);
-			} else
-				fprintf(f, ",,,%lld,,", (long long)pb->budget);
-			fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
-			csv_str(f, r->note);
-			fputc(',', f);
-			if (r->status == RP_FITS && ratio && lb > 0)
-				fprintf(f, "%.6f", r->sim.cost / lb);
-			fputc('\n', f);
-		}
-		if (isinf(lb))
-			fprintf(f, "lower bound,infeasible,,,,%lld,,,no,"
-			    "no frontier-advancing plan fits,\n",
-			    (long long)pb->budget);
-		else if (!isnan(lb))
-			fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,"
-			    "frontier-advancing plans,\n", lb, "",
-			    (long long)pb->budget);
-		return;
-	}
-	if (fmt == RP_FMT_JSON) {
-		fprintf(f, "{\"graph\":");
-		json_str(f, pb->g->name);
-		fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":%.10g,"
-		    "\"cost_unit\":", pb->g->n, pb->g->m, pb->baseline);
-		json_str(f, pb->g->cost_unit);
-		fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
-		    "\"budget\":%lld,\"results\":[",
-		    (long long)pb->ckpt_all_peak, (long long)pb->min_budget,
-		    (long long)pb->budget);
-		for (i = 0; i < n; i++) {
-			const struct rp_result *r = &res[i];
-			fprintf(f, "%s{\"strategy\":", i ? "," : "");
-			json_str(f, r->strategy->name);
-			fprintf(f, ",\"status\":");
-			json_str(f, rp_status_name(r->status));
-			if (r->has_plan) {
-				fprintf(f, ",\"cost\":%.10g,\"overhead\":", r->sim.cost);
-				if (pb->baseline > 0)
-					fprintf(f, "%.6f", r->sim.cost / pb->baseline);
-				else
-					fprintf(f, "null");
-				fprintf(f, ",\"peak\":%lld,\"recomputes\":%d",
-				    (long long)r->sim.peak, r->sim.nrecompute);
-			}
-			fprintf(f, ",\"time_s\":%.6f,\"note\":", r->seconds);
-			if (r->note != NULL)
-				json_str(f, r->note);
-			else
-				fprintf(f, "null");
-			fputc('}', f);
-		}
-		fprintf(f, "],\"lower_bound\":");
-		if (isfinite(lb))
-			fprintf(f, "%.10g", lb);
-		else
-			fprintf(f, "null");
-		fprintf(f, ",\"frontier_advancing_infeasible\":%s",
-		    isinf(lb) ? "true" : "false");
-		fprintf(f, ",\"picked\":");
-		if (picked >= 0)
-			json_str(f, res[picked].strategy->name);
-		else
-			fprintf(f, "null");
-		fprintf(f, "}\n");
-		return;
-	}
 
 	graph_line(f, pb);
 	rp_format_bytes(pb->budget, bud, sizeof bud);
@@ -316,4 +323,23 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	for (i = 0; i < n; i++)
 		if (res[i].note != NULL)
 			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);
+}
+
+void
+rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_result *res, int n, int picked)
+{
+	double lb = lower_bound(res, n);
+
+	switch (fmt) {
+	case RP_FMT_CSV:
+		report_csv(f, pb, res, n, picked, lb);
+		break;
+	case RP_FMT_JSON:
+		report_json(f, pb, res, n, picked, lb);
+		break;
+	default:
+		report_table(f, pb, res, n, picked, lb);
+		break;
+	}
 }

@@ -14,9 +14,9 @@ void rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_result *res, int n, int picked);
 
 /* Writes the verdict of --check for the valid plan at path with figures s;
- * with have_budget, also whether it fits pb->budget. */
+ * when pb has a budget, also whether it fits. */
 void rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
-    const char *path, const struct rp_sim *s, int have_budget);
+    const char *path, const struct rp_sim *s);
 
 /* Writes the graph summary used by --info. */
 void rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb);

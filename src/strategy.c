@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,38 +49,42 @@ rp_options_init(struct rp_options *opt)
 	opt->threads = 1;
 }
 
-double
-rp_solver_seconds(const struct rp_problem *pb)
+void
+rp_log(const struct rp_ctx *ctx, int level, const char *fmt, ...)
 {
-	return pb->opt != NULL && pb->opt->time_limit > 0 ?
-	    pb->opt->time_limit : RP_SOLVER_DEFAULT_SECONDS;
+	va_list ap;
+	char *line;
+
+	if (ctx == NULL || ctx->log == NULL || ctx->opt == NULL ||
+	    ctx->opt->verbose < level)
+		return;
+	va_start(ap, fmt);
+	line = rp_xvasprintf(fmt, ap);
+	va_end(ap);
+	ctx->log(ctx->log_arg, line);
+	free(line);
 }
 
-void
-rp_problem_init(struct rp_problem *pb, const struct rp_graph *g, int64_t budget,
-    const struct rp_options *opt)
+/* The deadline of s run now under parent: its time limit (--time-limit,
+ * or the solver default), and never later than the parent's. */
+static double
+strategy_deadline(const struct rp_strategy *s, const struct rp_ctx *parent)
 {
-	struct rp_plan p;
-	struct rp_sim s;
+	const struct rp_options *o = parent->opt;
+	double limit = o != NULL && o->time_limit > 0 ? o->time_limit :
+	    s->solver ? RP_SOLVER_DEFAULT_SECONDS : 0;
+	double d = limit > 0 ? rp_now() + limit : 0;
 
-	memset(pb, 0, sizeof *pb);
-	pb->g = g;
-	pb->budget = budget;
-	pb->opt = opt;
-	pb->baseline = rp_graph_baseline_cost(g);
-	pb->min_budget = rp_min_budget(g, &pb->min_node);
-	rp_plan_init(&p);
-	rp_plan_checkpoint_all(g, &p);
-	rp_simulate(g, &p, &s);
-	pb->ckpt_all_peak = s.peak;
-	rp_sim_destroy(&s);
-	rp_plan_destroy(&p);
+	if (parent->deadline > 0 && (d <= 0 || parent->deadline < d))
+		d = parent->deadline;
+	return d;
 }
 
 void
 rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
-    struct rp_result *res)
+    const struct rp_ctx *parent, struct rp_result *res)
 {
+	struct rp_ctx ctx = *parent;
 	char *cause = NULL;
 	double t0;
 
@@ -87,7 +93,8 @@ rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
 	rp_plan_init(&res->plan);
 	res->bound = NAN;
 	t0 = rp_now();
-	if (s->run(pb, &res->plan, &res->note, &res->bound, &cause) != 0) {
+	ctx.deadline = strategy_deadline(s, parent);
+	if (s->run(pb, &ctx, &res->plan, &res->note, &res->bound, &cause) != 0) {
 		res->seconds = rp_now() - t0;
 		res->status = RP_FAILED;
 		free(res->note);
@@ -111,7 +118,7 @@ rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
 		res->has_plan = 0;
 		return;
 	}
-	res->status = res->sim.peak <= pb->budget ? RP_FITS : RP_OVER_BUDGET;
+	res->status = rp_fits(pb, res->sim.peak) ? RP_FITS : RP_OVER_BUDGET;
 }
 
 void
@@ -139,20 +146,27 @@ rp_best_destroy(struct rp_best *b)
 }
 
 int
-rp_best_offer(struct rp_best *b, const struct rp_graph *g, int64_t budget,
+rp_best_offer(struct rp_best *b, const struct rp_problem *pb,
     struct rp_plan *plan, char *note, char **cause)
+{
+	return rp_best_offer_tagged(b, pb, plan, note, 0, cause);
+}
+
+int
+rp_best_offer_tagged(struct rp_best *b, const struct rp_problem *pb,
+    struct rp_plan *plan, char *note, int tag, char **cause)
 {
 	struct rp_sim sim;
 	int fits, better;
 
-	if (rp_simulate(g, plan, &sim) != 0) {
+	if (rp_simulate(pb->g, plan, &sim) != 0) {
 		*cause = rp_xasprintf("generated plan is invalid: %s", sim.error);
 		rp_sim_destroy(&sim);
 		rp_plan_destroy(plan);
 		free(note);
 		return -1;
 	}
-	fits = sim.peak <= budget;
+	fits = rp_fits(pb, sim.peak);
 	if (!b->have)
 		better = 1;
 	else if (fits != b->fits)
@@ -171,6 +185,7 @@ rp_best_offer(struct rp_best *b, const struct rp_graph *g, int64_t budget,
 		b->peak = sim.peak;
 		free(b->note);
 		b->note = note;
+		b->tag = tag;
 	} else {
 		rp_plan_destroy(plan);
 		free(note);

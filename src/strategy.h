@@ -1,8 +1,10 @@
 /* strategy.h: the one interface every planning strategy implements.
  *
- * A strategy takes a problem (graph, budget, options) and hands back a plan
- * or none. The runner times it, replays the plan in the simulator and sets
- * the status; no plan reaches a user without passing the simulator. */
+ * A strategy takes a problem (graph and budget, problem.h) and a context
+ * (options, deadline, log, what the strategies of a run share) and hands
+ * back a plan or none. The runner gives it its deadline, times it, replays
+ * the plan in the simulator and sets the status; no plan reaches a user
+ * without passing the simulator. */
 #ifndef RP_STRATEGY_H
 #define RP_STRATEGY_H
 
@@ -10,6 +12,7 @@
 
 #include "graph.h"
 #include "plan.h"
+#include "problem.h"
 #include "sim.h"
 
 struct rp_options {
@@ -30,30 +33,38 @@ struct rp_options {
 void rp_options_init(struct rp_options *opt);
 
 struct rp_lp_memo;
+struct rp_result;
 
-struct rp_problem {
-	const struct rp_graph *g;
-	int64_t budget;		/* total device bytes, fixed_mem included */
-	const struct rp_options *opt;
-	double baseline;	/* cost of computing every node once */
-	int64_t ckpt_all_peak;	/* peak of checkpoint-all: the 100% budget */
-	int64_t min_budget;	/* no plan can need less */
-	int min_node;		/* the node that needs it, -1 for the outputs */
-	/* Where LP rounding keeps its result so that lp-round and ilp in one
-	 * run solve and round the LP relaxation once (lpround.h); NULL: not
-	 * kept. Set by the caller. */
-	struct rp_lp_memo *lp_memo;
+/* What the strategies of one run share: LP rounding's outcome, so that
+ * lp-round and ilp solve and round the LP relaxation once (lpround.h), and
+ * the results so far, which ilp takes as its starting plans instead of
+ * running those strategies again. */
+struct rp_shared {
+	struct rp_lp_memo *lp;		/* NULL: not kept */
+	const struct rp_result *results; /* results[0..nresults) */
+	int nresults;
 };
 
-/* Fills the derived figures of a problem. */
-void rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
-    int64_t budget, const struct rp_options *opt);
+/* Where a strategy runs: its options, its deadline, its log and what it
+ * shares with the others. rp_strategy_run gives each strategy its own. */
+struct rp_ctx {
+	const struct rp_options *opt;
+	double deadline;	/* rp_now() time to be done by; <= 0: none */
+	/* Progress and timings for people (-v): called with one line at a
+	 * time when verbose is at least level; NULL: no log. */
+	void (*log)(void *arg, const char *line);
+	void *log_arg;
+	struct rp_shared *shared;	/* NULL: nothing shared */
+};
+
+/* Sends a line to ctx's log when opt->verbose is at least level. */
+void rp_log(const struct rp_ctx *ctx, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Seconds that a strategy built on an LP or MILP engine (lp-round, ilp)
  * may take: --time-limit, or RP_SOLVER_DEFAULT_SECONDS when it is not
  * given, since GLPK can take hours over a graph of a few hundred nodes. */
 #define RP_SOLVER_DEFAULT_SECONDS 60.0
-double rp_solver_seconds(const struct rp_problem *pb);
 
 enum rp_status {
 	RP_FITS,		/* valid plan with peak <= budget */
@@ -65,12 +76,17 @@ enum rp_status {
 struct rp_strategy {
 	const char *name;
 	const char *summary;
+	/* 1: it searches with an LP or MILP engine, and so has a time limit
+	 * even when none is given (RP_SOLVER_DEFAULT_SECONDS). */
+	int solver;
 	/* Puts a plan into plan (left empty when there is none) and may set
 	 * *note (a short remark for the report, caller frees) and *bound (a
 	 * lower bound on the cost of the plans it searched, left NaN when it
-	 * has none, +inf when it proved that none of them fits). Returns 0, or -1 with *cause set on internal failure. */
-	int (*run)(const struct rp_problem *pb, struct rp_plan *plan,
-	    char **note, double *bound, char **cause);
+	 * has none, +inf when it proved that none of them fits). Stops by
+	 * ctx->deadline. Returns 0, or -1 with *cause set on internal
+	 * failure. */
+	int (*run)(const struct rp_problem *pb, const struct rp_ctx *ctx,
+	    struct rp_plan *plan, char **note, double *bound, char **cause);
 };
 
 struct rp_result {
@@ -94,13 +110,18 @@ struct rp_best {
 	double cost;
 	int64_t peak;
 	char *note;
+	int tag;		/* the caller's label for where it came from */
 };
 void rp_best_init(struct rp_best *b);
 void rp_best_destroy(struct rp_best *b);
-/* Replays plan (which it takes, with note) and keeps it if it is better.
- * Returns 0, or -1 with *cause set when the simulator rejects it. */
-int rp_best_offer(struct rp_best *b, const struct rp_graph *g, int64_t budget,
+/* Replays plan (which it takes, with note) and keeps it if it is better
+ * for problem pb. Returns 0, or -1 with *cause set when the simulator
+ * rejects it. */
+int rp_best_offer(struct rp_best *b, const struct rp_problem *pb,
     struct rp_plan *plan, char *note, char **cause);
+/* The same, labelling the plan with tag (rp_best_offer's tag is 0). */
+int rp_best_offer_tagged(struct rp_best *b, const struct rp_problem *pb,
+    struct rp_plan *plan, char *note, int tag, char **cause);
 /* Hands the kept plan and note over to the caller. */
 void rp_best_take(struct rp_best *b, struct rp_plan *plan, char **note);
 
@@ -109,9 +130,12 @@ const struct rp_strategy *const *rp_strategy_list(int *n);
 /* The strategy called name, or NULL. */
 const struct rp_strategy *rp_strategy_find(const char *name);
 
-/* Runs s on pb, filling res (destroy with rp_result_destroy). */
+/* Runs s on pb, filling res (destroy with rp_result_destroy). s runs in a
+ * context of its own made from parent: the same options, log and shared
+ * results, and a deadline from --time-limit (or the solver default), never
+ * later than the parent's. */
 void rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
-    struct rp_result *res);
+    const struct rp_ctx *parent, struct rp_result *res);
 void rp_result_destroy(struct rp_result *res);
 
 /* The index of the cheapest result that fits (ties: lower peak, then

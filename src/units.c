@@ -31,6 +31,7 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 	size_t i;
 
 	memset(out, 0, sizeof *out);
+	out->text = s;
 	while (isspace((unsigned char)*s))
 		s++;
 	if (*s == '\0' || *s == '-' || *s == '+' ||
@@ -73,6 +74,49 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 		return -1;
 	}
 	out->bytes = (int64_t)v;
+	return 0;
+}
+
+struct rp_budget_spec
+rp_budget_bytes(int64_t bytes)
+{
+	struct rp_budget_spec s;
+
+	memset(&s, 0, sizeof s);
+	s.bytes = bytes;
+	return s;
+}
+
+struct rp_budget_spec
+rp_budget_percent(double percent)
+{
+	struct rp_budget_spec s;
+
+	memset(&s, 0, sizeof s);
+	s.is_percent = 1;
+	s.percent = percent;
+	return s;
+}
+
+int
+rp_budget_resolve(const struct rp_budget_spec *spec, int64_t reference,
+    int64_t *bytes, char **cause)
+{
+	double b;
+
+	if (!spec->is_percent) {
+		*bytes = spec->bytes;
+		return 0;
+	}
+	b = floor((double)reference * spec->percent / 100.0);
+	if (b < 1 || b >= 9.2e18) {
+		*cause = rp_xasprintf("budget %s of the checkpoint-all peak "
+		    "(%lld bytes) is %s", spec->text != NULL ? spec->text : "?",
+		    (long long)reference, b < 1 ? "less than one byte" :
+		    "too large");
+		return -1;
+	}
+	*bytes = (int64_t)b;
 	return 0;
 }
 

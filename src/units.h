@@ -11,7 +11,18 @@ struct rp_budget_spec {
 	int is_percent;
 	int64_t bytes;		/* when !is_percent */
 	double percent;		/* when is_percent, > 0 */
+	const char *text;	/* as the user wrote it, for messages (borrowed) */
 };
+
+/* A budget of bytes, or of a percentage, as a spec. */
+struct rp_budget_spec rp_budget_bytes(int64_t bytes);
+struct rp_budget_spec rp_budget_percent(double percent);
+
+/* The budget spec comes to *bytes, a percentage taken of reference bytes.
+ * Returns 0, or -1 with *cause set (caller frees) when that is less than a
+ * byte or more than int64_t holds. */
+int rp_budget_resolve(const struct rp_budget_spec *spec, int64_t reference,
+    int64_t *bytes, char **cause);
 
 /* Parses "123", "1.5G" (powers of 1024: K M G T, also KiB..TiB), "16GB"
  * (powers of 1000: KB MB GB TB) or "60%". Returns 0, or -1 with *cause set

@@ -61,21 +61,31 @@ rp_xstrdup(const char *s)
 }
 
 char *
-rp_xasprintf(const char *fmt, ...)
+rp_xvasprintf(const char *fmt, va_list ap)
 {
-	va_list ap, aq;
+	va_list aq;
 	int n;
 	char *p;
 
-	va_start(ap, fmt);
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		oom();
 	p = rp_xmalloc((size_t)n + 1);
-	vsnprintf(p, (size_t)n + 1, fmt, aq);
-	va_end(aq);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *
+rp_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = rp_xvasprintf(fmt, ap);
+	va_end(ap);
 	return p;
 }
 

@@ -2,6 +2,7 @@
 #ifndef RP_UTIL_H
 #define RP_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,7 @@ void *rp_xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *rp_xstrdup(const char *s);
 /* Returns a newly allocated formatted string; the caller frees it. */
 char *rp_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *rp_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Makes a newly allocated message one printable line: control characters become C escapes (\n, \t, \xNN).
  * Frees s and returns the new string. */

@@ -31,23 +31,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (g->n <= 2000) {
 		struct rp_options opt;
-		struct rp_problem pb;
+		struct rp_problem pb, full, half;
 		struct rp_result r;
+		struct rp_ctx ctx;
 		rp_options_init(&opt);
-		rp_problem_init(&pb, g, 0, &opt);
-		pb.budget = pb.ckpt_all_peak;
-		rp_strategy_run(&rp_strategy_checkpoint_all, &pb, &r);
+		memset(&ctx, 0, sizeof ctx);
+		ctx.opt = &opt;
+		rp_problem_init(&pb, g, NULL, &cause);
+		rp_problem_at(&full, &pb, pb.ckpt_all_peak);
+		rp_strategy_run(&rp_strategy_checkpoint_all, &full, &ctx, &r);
 		if (r.status != RP_FITS)
 			abort();	/* the reference fits its own peak */
 		rp_result_destroy(&r);
-		rp_strategy_run(&rp_strategy_chen_sqrtn, &pb, &r);
+		rp_strategy_run(&rp_strategy_chen_sqrtn, &full, &ctx, &r);
 		if (r.status != RP_FITS && r.status != RP_OVER_BUDGET)
 			abort();	/* every plan passes the simulator */
 		rp_result_destroy(&r);
 		/* DTR halfway to the minimum: out of memory or thrashing are
 		 * answers, an invalid plan is a bug. */
-		pb.budget = pb.min_budget + (pb.ckpt_all_peak - pb.min_budget) / 2;
-		rp_strategy_run(&rp_strategy_dtr, &pb, &r);
+		rp_problem_at(&half, &pb, pb.min_budget +
+		    (pb.ckpt_all_peak - pb.min_budget) / 2);
+		rp_strategy_run(&rp_strategy_dtr, &half, &ctx, &r);
 		if (r.status == RP_FAILED || r.status == RP_OVER_BUDGET)
 			abort();
 		rp_result_destroy(&r);

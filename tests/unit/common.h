@@ -4,8 +4,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "graph.h"
+#include "problem.h"
+#include "strategy.h"
 #include "util.h"
 
 /* A graph with n nodes (ids "v0".."vN"), unit cost and memory, and the
@@ -31,6 +34,31 @@ mkgraph(int n, const int *edges, int ne)
 		exit(1);
 	}
 	return g;
+}
+
+/* The problem of g at budget bytes. */
+static __attribute__((unused)) void
+mkproblem(struct rp_problem *pb, const struct rp_graph *g, int64_t budget)
+{
+	struct rp_budget_spec spec = rp_budget_bytes(budget);
+	char *cause = NULL;
+
+	if (rp_problem_init(pb, g, &spec, &cause) != 0) {
+		fprintf(stderr, "mkproblem: %s\n", cause);
+		exit(1);
+	}
+}
+
+/* Runs strategy s on pb with options opt and no deadline of its own. */
+static __attribute__((unused)) void
+run_strategy(const struct rp_strategy *s, const struct rp_problem *pb,
+    const struct rp_options *opt, struct rp_result *r)
+{
+	struct rp_ctx ctx;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.opt = opt;
+	rp_strategy_run(s, pb, &ctx, r);
 }
 
 /* Checkmate's linear graph: n layers, a loss, n gradient nodes. */

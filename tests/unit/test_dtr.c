@@ -25,8 +25,8 @@ extra(int n, long long budget, int heuristic, int banish)
 	opt.dtr_heuristic = heuristic;
 	opt.dtr_banish = banish;
 	opt.dtr_thrash = 0;
-	rp_problem_init(&pb, g, budget, &opt);
-	rp_strategy_run(&rp_strategy_dtr, &pb, &r);
+	mkproblem(&pb, g, budget);
+	run_strategy(&rp_strategy_dtr, &pb, &opt, &r);
 	CHECK(r.status == RP_FITS);
 	if (r.status == RP_FITS)
 		e = r.sim.cost - (2 * n + 1);
@@ -76,9 +76,9 @@ main(void)
 		rp_options_init(&opt);
 		opt.dtr_heuristic = RP_DTR_RANDOM;
 		opt.seed = 7;
-		rp_problem_init(&pb, g, 20, &opt);
-		rp_strategy_run(&rp_strategy_dtr, &pb, &a);
-		rp_strategy_run(&rp_strategy_dtr, &pb, &b);
+		mkproblem(&pb, g, 20);
+		run_strategy(&rp_strategy_dtr, &pb, &opt, &a);
+		run_strategy(&rp_strategy_dtr, &pb, &opt, &b);
 		CHECK(a.status == RP_FITS && b.status == RP_FITS);
 		CHECK(a.plan.len == b.plan.len && memcmp(a.plan.s, b.plan.s,
 		    sizeof *a.plan.s * (size_t)a.plan.len) == 0);

@@ -163,10 +163,10 @@ main(void)
 
 
 		rp_options_init(&opt);
-		rp_problem_init(&pb, g, 0, &opt);
+		mkproblem(&pb, g, 1);
 		budget = pb.min_budget + (int64_t)((trial * 7919) %
 		    (pb.ckpt_all_peak - pb.min_budget + 1));
-		pb.budget = budget;
+		rp_problem_at(&pb, &pb, budget);
 		t_case("random DAG %d: %d nodes, budget %lld", trial, n,
 		    (long long)budget);
 		G = g;
@@ -201,8 +201,8 @@ main(void)
 			/* A fresh model's LP relaxation is a lower bound. */
 			rp_milp_free(m);
 			m = rp_milp_build(g, budget, &cause);
-			CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL &&
-			    lpobj <= opt_cost + 1e-6);
+			CHECK(rp_milp_solve_lp(m, budget, 0, &lpobj) ==
+			    RP_MILP_OPTIMAL && lpobj <= opt_cost + 1e-6);
 			/* The row prices of the optimal basis prove it. */
 			CHECK(fabs(rp_milp_price_bound(m) - lpobj) <
 			    1e-6 * fmax(1, lpobj));
@@ -213,7 +213,7 @@ main(void)
 				    RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
 				    RP_MILP_STAGE_ROWS | RP_MILP_SLACK_START, &cause);
 				double slack;
-				CHECK(rp_milp_solve_lp(ms, 0, &slack) ==
+				CHECK(rp_milp_solve_lp(ms, budget, 0, &slack) ==
 				    RP_MILP_OPTIMAL && fabs(slack - lpobj) <
 				    1e-6 * fmax(1, lpobj));
 				rp_milp_free(ms);
@@ -265,7 +265,8 @@ main(void)
 				double clp;
 				mc = rp_milp_build(g, budget, &cause);
 				rp_milp_set_engine(mc, RP_MILP_CBC, 1);
-				CHECK(rp_milp_solve_lp(mc, 0, &clp) == RP_MILP_OPTIMAL &&
+				CHECK(rp_milp_solve_lp(mc, budget, 0, &clp) ==
+				    RP_MILP_OPTIMAL &&
 				    fabs(clp - lpobj) < 1e-6 * fmax(1, fabs(lpobj)));
 				rp_milp_free(mc);
 			}
@@ -277,8 +278,8 @@ main(void)
 		{
 			struct rp_milp_stats ms;
 			m = rp_milp_build(g, pb.ckpt_all_peak, &cause);
-			CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL &&
-			    fabs(lpobj - pb.baseline) < 1e-9 * fmax(1, pb.baseline));
+			CHECK(rp_milp_solve_lp(m, pb.ckpt_all_peak, 0, &lpobj) ==
+			    RP_MILP_OPTIMAL && fabs(lpobj - pb.baseline) < 1e-9 * fmax(1, pb.baseline));
 			rp_milp_stats(m, &ms);
 			CHECK(ms.lp_iterations == 0);
 			rp_milp_free(m);
@@ -294,7 +295,7 @@ main(void)
 			all = rp_strategy_list(&ns);
 			for (i = 0; i < ns; i++) {
 				struct rp_result r;
-				rp_strategy_run(all[i], &pb, &r);
+				run_strategy(all[i], &pb, &opt, &r);
 				CHECK(r.status != RP_FAILED);
 				if (r.status == RP_FITS) {
 					if (all[i] == &rp_strategy_ilp)
@@ -333,14 +334,16 @@ main(void)
 		double lpobj, early;
 		char *cause = NULL;
 		rp_options_init(&opt);
-		rp_problem_init(&pb, g, 0, &opt);
+		mkproblem(&pb, g, 1);
 		m = rp_milp_build(g, pb.ckpt_all_peak * 6 / 10, &cause);
-		if (rp_milp_solve_lp(m, 1e-4, &lpobj) == RP_MILP_NOSOLUTION)
+		if (rp_milp_solve_lp(m, pb.ckpt_all_peak * 6 / 10, rp_now() + 1e-4,
+		    &lpobj) == RP_MILP_NOSOLUTION)
 			early = rp_milp_lp_bound(m);
 		else
 			early = rp_milp_price_bound(m);
 		CHECK(!isnan(early));
-		CHECK(rp_milp_solve_lp(m, 0, &lpobj) == RP_MILP_OPTIMAL);
+		CHECK(rp_milp_solve_lp(m, pb.ckpt_all_peak * 6 / 10, 0, &lpobj) ==
+		    RP_MILP_OPTIMAL);
 		/* unit costs: every plan costs an integer, so the bound is
 		 * the LP optimum rounded up, where it is fractional */
 		CHECK(early <= rp_milp_lp_bound(m));

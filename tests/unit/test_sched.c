@@ -18,8 +18,8 @@ run(struct rp_graph *g, const char *name, long long budget, struct rp_result *r)
 	struct rp_options opt;
 	struct rp_problem pb;
 	rp_options_init(&opt);
-	rp_problem_init(&pb, g, budget, &opt);
-	rp_strategy_run(rp_strategy_find(name), &pb, r);
+	mkproblem(&pb, g, budget);
+	run_strategy(rp_strategy_find(name), &pb, &opt, r);
 }
 
 int

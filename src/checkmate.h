@@ -1,0 +1,98 @@
+/* checkmate.h: Checkmate's frontier-advancing rematerialization MILP (Jain
+ * et al., MLSys 2020, problem (9) with constraints (8a-8c) and FREE over
+ * edges, section 4.8), extended to remat-plan's memory model, as a
+ * solver-neutral model (mip.h), and the decoding between plans and its
+ * variables.
+ *
+ * Stage t computes node t for the first time (R[t][t] = 1), after
+ * recomputing, in index order, the nodes with R[t][i] = 1; S[t][i] = 1 keeps
+ * value i resident from stage t-1 into stage t. FREE[t](i,k) frees input i
+ * after computing k in stage t; U[t][k] is the memory in use after k. Memory
+ * is counted in units of the largest node footprint so the matrix stays well
+ * conditioned. The model's lower bound holds for frontier-advancing
+ * schedules, the ones this model describes. Size: O(n^2) columns and
+ * O(n^2 + n m) rows and nonzeros for n nodes and m edges. */
+#ifndef RP_CHECKMATE_H
+#define RP_CHECKMATE_H
+
+#include <stdint.h>
+
+#include "graph.h"
+#include "mip.h"
+#include "plan.h"
+#include "sched.h"
+
+/* Formulation choices (rp_checkmate_build uses all three by default, see
+ * RP_MILP_* in milp.h): leave out the variables that cannot be nonzero in an
+ * optimal solution and FREE's lower rows; a row per hazard that forbids a
+ * FREE instead of Checkmate's one row per FREE; a stage row per stage. */
+#define RP_CHECKMATE_REDUCE 1
+#define RP_CHECKMATE_SPLIT_FREE 2
+#define RP_CHECKMATE_STAGE_ROWS 4
+/* Not a formulation: no starting basis (the engine's own), for benchmarks. */
+#define RP_CHECKMATE_SLACK_START 8
+
+struct rp_checkmate {
+	const struct rp_graph *g;
+	int n;
+	struct rp_mip mip;	/* the model, at the budget it was built for */
+	double unit;		/* bytes per memory unit of the model */
+	int int_cost;		/* every cost is an integer, so is every
+				   plan's: bounds round up */
+	/* Columns by tri(t, i) = t(t+1)/2 + i, -1 where not in the model:
+	 * R, S, U, and the row that defines each U. */
+	int *rcol, *scol, *ucol, *urow;
+	int *fcol;		/* FREE by fbase[t] + edge, edges in pred CSR order */
+	long *fbase;
+	int *brow, nbrow;	/* rows bounded above by the budget */
+	int *watch, nwatch;	/* the R columns, stage by stage */
+	int *watch_node;	/* the node of each */
+	int elim, nbin;
+	double build_s;
+};
+
+/* Builds the model of g at budget bytes with the given RP_CHECKMATE_*
+ * flags. Returns 0, or -1 with *cause set when the graph is too large for
+ * the model. Destroy f with rp_checkmate_destroy. */
+int rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
+    int64_t budget, int flags, char **cause);
+void rp_checkmate_destroy(struct rp_checkmate *f);
+
+/* Largest graph the model is built for: it has O(n^2) stages x nodes. */
+#define RP_CHECKMATE_MAX_NODES 2000
+
+/* The budget bytes in the model's memory units, above fixed memory. */
+double rp_checkmate_units(const struct rp_checkmate *f, int64_t budget);
+
+/* The bounds that change with the budget: calls set_col(ctx, c, lo, hi)
+ * for every U column and set_row(ctx, r, lo, hi) for every budget row, for
+ * a budget of units (rp_checkmate_units). */
+void rp_checkmate_budget_bounds(const struct rp_checkmate *f, double units,
+    void (*set_col)(void *ctx, int c, double lo, double hi),
+    void (*set_row)(void *ctx, int r, double lo, double hi), void *ctx);
+
+/* The column of S[t][i], or -1 when it is not in the model. */
+int rp_checkmate_scol(const struct rp_checkmate *f, int t, int i);
+
+/* Turns the positions in f->watch of the R columns at 1 (ascending, as an
+ * engine reports an incumbent) into the compute sequence, stage by stage,
+ * appended to seq. */
+void rp_checkmate_decode(const struct rp_checkmate *f, const int *on, int n,
+    struct rp_seq *seq);
+
+/* Takes plan p apart into R and S by stage (useless retentions dropped),
+ * sets FREE and U as the model defines them, and checks the result
+ * against the model at a budget of units. On success fills x (one value
+ * per column), sets *obj and returns 0; returns -1 when the plan is not
+ * frontier-advancing or does not fit the model's stricter accounting. */
+int rp_checkmate_offer(const struct rp_checkmate *f, const struct rp_plan *p,
+    double units, double *x, double *obj);
+
+/* Reads a solution of the model written by another solver: GLPK's own
+ * format (glp_write_mip), or any text giving "R_t_i value" (CBC, Gurobi,
+ * SCIP, HiGHS solution files). Appends the compute sequence to seq; the
+ * caller validates the plan. Returns 0, or -1 with *cause set. */
+int rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
+    struct rp_seq *seq, char **cause);
+
+#endif

@@ -1,0 +1,46 @@
+/* problem.c: planning problems and their figures (see problem.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "problem.h"
+#include "sim.h"
+#include "strategy.h"
+#include "util.h"
+
+int
+rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
+    const struct rp_budget_spec *spec, char **cause)
+{
+	struct rp_plan p;
+	struct rp_sim s;
+
+	memset(pb, 0, sizeof *pb);
+	pb->g = g;
+	pb->budget = INT64_MAX;
+	pb->baseline = rp_graph_baseline_cost(g);
+	pb->min_budget = rp_min_budget(g, &pb->min_node);
+	rp_plan_init(&p);
+	rp_plan_checkpoint_all(g, &p);
+	rp_simulate(g, &p, &s);
+	pb->ckpt_all_peak = s.peak;
+	rp_sim_destroy(&s);
+	rp_plan_destroy(&p);
+	if (spec == NULL)
+		return 0;
+	if (rp_budget_resolve(spec, pb->ckpt_all_peak, &pb->budget, cause) != 0)
+		return -1;
+	pb->has_budget = 1;
+	return 0;
+}
+
+void
+rp_problem_at(struct rp_problem *dst, const struct rp_problem *src,
+    int64_t budget)
+{
+	*dst = *src;
+	dst->budget = budget;
+	dst->has_budget = 1;
+}

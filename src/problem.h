@@ -1,0 +1,44 @@
+/* problem.h: a planning problem under the memory model of remat-plan(5):
+ * a graph, a budget in bytes, and the figures of the graph that every
+ * strategy and report needs. rp_problem_init builds it complete, from a
+ * budget given in bytes or as a percentage; nothing changes it after. */
+#ifndef RP_PROBLEM_H
+#define RP_PROBLEM_H
+
+#include <stdint.h>
+
+#include "graph.h"
+#include "units.h"
+
+struct rp_problem {
+	const struct rp_graph *g;
+	int64_t budget;		/* total device bytes, fixed_mem included;
+				   INT64_MAX when none was given */
+	int has_budget;
+	double baseline;	/* cost of computing every node once */
+	int64_t ckpt_all_peak;	/* peak of checkpoint-all: the 100% budget */
+	int64_t min_budget;	/* no plan can need less */
+	int min_node;		/* the node that needs it, -1 for the outputs */
+};
+
+/* Fills pb for g and the budget spec (NULL: no budget): works out the
+ * graph's figures, then the budget in bytes (a percentage is of the
+ * checkpoint-all peak). Returns 0, or -1 with *cause set (caller frees)
+ * when the budget comes to less than a byte or more than int64_t holds.
+ * Time: O(n + m). */
+int rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
+    const struct rp_budget_spec *spec, char **cause);
+
+/* Makes dst the problem src at another budget (bytes), without working
+ * the graph's figures out again. */
+void rp_problem_at(struct rp_problem *dst, const struct rp_problem *src,
+    int64_t budget);
+
+/* Whether a plan of this peak fits the budget. */
+static inline int
+rp_fits(const struct rp_problem *pb, int64_t peak)
+{
+	return peak <= pb->budget;
+}
+
+#endif
