@@ -8,18 +8,30 @@
 # checkpoint-all at 100% and ilp at 60% must make the whole round trip.
 # A graph coarsened to layers (--coarsen) makes the round trip too, at 90%
 # of its own checkpoint-all peak.
-# Skipped (exit 77) when /usr/bin/python3 has no PyTorch, unless
-# REMAT_REQUIRE_TORCH=1 (CI sets it): then that is a failure.
+# The scripts are the ones make writes into the build tree; they import the
+# remat_torch package of the source tree (python/, through PYTHONPATH in a
+# VPATH build), never an installed one.
+# Skipped when /usr/bin/python3 has no PyTorch, unless REMAT_REQUIRE_TORCH=1
+# (CI sets it): then that is a failure.
 . "${top_srcdir:-.}/tests/lib.sh"
 PY=/usr/bin/python3
 if ! "$PY" -c 'import torch, torchvision' >/dev/null 2>&1; then
-	echo "SKIP: $PY cannot import torch and torchvision" \
-	    "(Debian: apt-get install python3-torch python3-torchvision)"
-	[ "${REMAT_REQUIRE_TORCH:-0}" = 1 ] && exit 1
-	exit 77
+	why="$PY cannot import torch and torchvision (Debian: apt-get install python3-torch python3-torchvision)"
+	[ "${REMAT_REQUIRE_TORCH:-0}" = 1 ] || skip_all "$why"
+	fail "$why"
+	finish
+	exit
 fi
-EXPORT="$SRC/tools/remat-export"
-EXEC="$SRC/tools/remat-exec"
+BUILD=$(cd "$top_builddir" && pwd)
+EXPORT="$BUILD/tools/remat-export"
+EXEC="$BUILD/tools/remat-exec"
+if [ ! -f "$EXPORT" ] || [ ! -f "$EXEC" ]; then
+	fail "no $EXPORT or $EXEC: run make first"
+	finish
+	exit
+fi
+PYTHONPATH="$SRC/python${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 # exec_plan NAME GRAPH PLAN BUDGET: runs PLAN and checks what remat-exec
 # reports; prints one line of results.
@@ -34,21 +46,21 @@ exec_plan() {
 		fail "$1: remat-exec exited $rc: $(tail -1 "$TMP/err")"
 		return
 	fi
-	echo "  $1: predicted $predicted, measured $measured," \
+	note "  $1: predicted $predicted, measured $measured," \
 	    "budget $4; ${line#*; plan }"
 	case $line in
-	"OK: gradients identical;"*) pass ;;
+	"OK: gradients identical;"*) pass "$1: gradients identical" ;;
 	*) fail "$1: $line" ;;
 	esac
 	diff=$((measured - predicted))
 	[ "$diff" -lt 0 ] && diff=$((-diff))
 	if [ $((diff * 100)) -le $((predicted * 5)) ]; then
-		pass
+		pass "$1: measured peak within 5% of the predicted one"
 	else
 		fail "$1: measured peak $measured is not within 5% of the predicted $predicted"
 	fi
 	if [ "$measured" -le "$4" ] && [ "$rc" -eq 0 ]; then
-		pass
+		pass "$1: measured peak within the budget"
 	else
 		fail "$1: measured peak $measured over the budget $4 (remat-exec exited $rc)"
 	fi
@@ -66,12 +78,11 @@ plan_and_exec() {
 		exec_plan "$1" "$2" "$TMP/plan.xml" "$4"
 	elif [ "$rc" -eq 1 ] && [ -z "${5:-}" ] && [ ! -e "$TMP/plan.xml" ] &&
 	    grep -Eq "^$3 +(over budget|no plan) " "$TMP/rep"; then
-		echo "  $1: no plan within $4 bytes ($(grep -E "^$3 " "$TMP/rep" |
+		pass "$1: no plan within $4 bytes ($(grep -E "^$3 " "$TMP/rep" |
 		    awk '{ print $2, $3 }'))"
-		pass
 	else
-		fail "$1: remat-plan exited $rc:"
-		sed 's/^/    /' "$TMP/rep"
+		fail "$1: remat-plan exited $rc:
+$(sed 's/^/    /' "$TMP/rep")"
 	fi
 }
 
@@ -88,14 +99,14 @@ EOF
 		continue
 	fi
 	model=$model${depth:+ (coarsened to depth $depth)}
-	pass
+	pass "$model: remat-export wrote a graph"
 	peak=$("$RP" --graph "$g" --info -f json |
 	    sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
 	if [ -z "$peak" ]; then
 		fail "$model: remat-plan --info gives no checkpoint-all peak"
 		continue
 	fi
-	echo "$model (batch 2, size $size): checkpoint-all peak $peak bytes"
+	note "$model (batch 2, size $size): checkpoint-all peak $peak bytes"
 	plan_and_exec "$model checkpoint-all 100%" "$g" checkpoint-all "$peak" must
 	budget=$((peak * pct / 100))
 	for s in $(strategies); do
@@ -112,7 +123,8 @@ if [ -s "$g" ] && "$PY" "$EXPORT" --model smallcnn --batch 2 --size 16 \
 	mask() { sed 's|<data key="cost">[^<]*</data>|COST|' "$1"; }
 	mask "$g" >"$TMP/a"
 	mask "$TMP/again.xml" >"$TMP/b"
-	cmp -s "$TMP/a" "$TMP/b" && pass ||
+	cmp -s "$TMP/a" "$TMP/b" &&
+	    pass "smallcnn: exporting twice gives the same graph but for the costs" ||
 	    fail "smallcnn: exporting twice gives different graphs"
 else
 	fail "smallcnn: second export failed"
@@ -127,16 +139,17 @@ mistake() {
 	rc=$?
 	if [ "$rc" -ne 0 ] && ! grep -q Traceback "$TMP/err" &&
 	    tail -1 "$TMP/err" | grep -q '^remat-e[a-z]*: '; then
-		pass
+		pass "$what: a one-line message"
 	else
-		fail "$what: exit $rc, stderr:"
-		sed 's/^/    /' "$TMP/err"
+		fail "$what: exit $rc, stderr:
+$(sed 's/^/    /' "$TMP/err")"
 	fi
 }
 mistake "unknown model" "$EXPORT" --model no-such-model -o "$TMP/x.xml"
 mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/x.xml"
 mistake "bad shape" "$EXPORT" --module m:C --input-shape 2,x -o "$TMP/x.xml"
-[ -e "$TMP/x.xml" ] && fail "a failed export left $TMP/x.xml" || pass
+[ -e "$TMP/x.xml" ] && fail "a failed export left $TMP/x.xml" ||
+    pass "a failed export leaves no file"
 if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	"$RP" --graph "$TMP/mlp.xml" --budget 100% -s checkpoint-all \
 	    -o "$TMP/mlp-plan.xml" >/dev/null 2>&1

@@ -1,0 +1,30 @@
+"""remat_torch: the PyTorch side of remat-plan, behind the remat-export and
+remat-exec front ends.
+
+One training step of a model is traced into a joint graph of aten operators
+and turned into the dataflow graph of remat-plan(5); a plan for that graph
+can then be run on the same model and checked.  The modules, in the order a
+step goes through them:
+
+  errors    UserError, the mistakes the tools report in one line
+  spec      ModelSpec: everything that determines the traced step
+  cli       the model options shared by the command-line tools
+  models    the built-in test models; constructing any model of a spec
+  device    deterministic kernels, RNG state, synchronisation
+  step      the problem (model, parameters, data) and an ordinary step
+  trace     tracing a step and analysing it into nodes (how PyTorch is
+            modelled is explained there)
+  graph     the graph model: OpNode and JointGraph
+  storage   which storages a value holds, and their bytes
+  coarsen   merging the operator nodes of each layer
+  profile   timing nodes
+  execute   running nodes and plans, measuring live bytes, comparing
+            results
+  graphio   the GraphML graph (writer and reader) and the plan reader
+
+Importing the package imports no PyTorch; its modules do.
+"""
+
+from .errors import UserError
+
+__all__ = ['UserError']

@@ -1,0 +1,134 @@
+"""The command line shared by remat-export and remat-exec: one-line usage
+errors, the model options, and the ModelSpec they give (completed from the
+options a graph file records)."""
+
+import argparse
+
+import torch
+
+from .errors import UserError
+from .models import BUILTIN_MODELS
+from .spec import ModelSpec
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Command-line mistakes are reported in one line: 'PROG: message'."""
+
+    def error(self, message):
+        self.exit(2, '%s: %s (see --help)\n' % (self.prog, message))
+
+
+def _positive(text):
+    """argparse type: an integer above 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError('%r is not a positive integer' % text)
+    return value
+
+
+def _shape(text):
+    """argparse type: a tensor shape such as 2,3,32,32."""
+    try:
+        dims = tuple(int(d) for d in text.split(','))
+    except ValueError:
+        dims = ()
+    if len(dims) < 2 or min(dims) <= 0:
+        raise argparse.ArgumentTypeError(
+            '%r is not a shape like 2,3,32,32 (batch first)' % text)
+    return dims
+
+
+def add_model_options(parser, description=None):
+    """The options that make a ModelSpec (see spec_from_args), as a group."""
+    g = parser.add_argument_group('model', description)
+    g.add_argument('--model', metavar='NAME',
+                   help='torchvision model (resnet50, vgg16, vit_b_16, ...) or a '
+                        'built-in model: ' + ', '.join(BUILTIN_MODELS))
+    g.add_argument('--module', metavar='PKG.MOD:CLASS',
+                   help='a model class of your own, constructed with no '
+                        'arguments (needs --input-shape and --num-classes)')
+    g.add_argument('--batch', type=_positive, metavar='B',
+                   help='batch size (default 2)')
+    g.add_argument('--size', type=_positive, metavar='S',
+                   help='input height and width: input is B x 3 x S x S '
+                        '(default 32)')
+    g.add_argument('--input-shape', type=_shape, metavar='SHAPE',
+                   help='full input shape with --module, e.g. 2,3,32,32')
+    g.add_argument('--num-classes', type=_positive, metavar='K',
+                   help='number of classes (default: 10 for the built-in '
+                        "models, the torchvision model's own)")
+    g.add_argument('--seed', type=int, metavar='N',
+                   help='seed for parameters, inputs, labels and dropout '
+                        '(default 0)')
+    g.add_argument('--device', choices=('cpu', 'cuda'),
+                   help='device to trace, profile and run on (default cpu)')
+    g.add_argument('--coarsen', type=_positive, metavar='DEPTH',
+                   help='merge the operators of each layer into one node: a '
+                        'layer is a module at depth DEPTH of the module tree '
+                        '(1: children of the model, 2: their children, ...); '
+                        'default: one node per operator')
+
+
+def spec_from_args(args, recorded=None):
+    """The ModelSpec of the command line.  recorded (graph attributes written
+    by remat-export) supplies what the command line leaves out."""
+    rec = recorded or {}
+    model, module = args.model, args.module
+    if model is None and module is None and rec.get('model'):
+        if ':' in rec['model']:
+            module = rec['model']
+        else:
+            model = rec['model']
+    if (model is None) == (module is None):
+        raise UserError('give exactly one of --model NAME and --module PKG.MOD:CLASS')
+
+    def pick(value, key, convert, default):
+        if value is not None:
+            return value
+        if key in rec:
+            try:
+                return convert(rec[key])
+            except (ValueError, argparse.ArgumentTypeError):
+                raise UserError('bad %s %r recorded in the graph' % (key, rec[key]))
+        return default
+    spec = ModelSpec(model=model, module=module,
+                     seed=pick(args.seed, 'seed', int, 0),
+                     device=pick(args.device, 'device', str, 'cpu'),
+                     num_classes=pick(args.num_classes, 'num_classes', int, None),
+                     coarsen=pick(args.coarsen, 'coarsen', _positive, None))
+    if module:
+        if args.batch or args.size:
+            raise UserError('--module takes --input-shape, not --batch/--size')
+        spec.input_shape = pick(args.input_shape, 'input_shape', _shape, None)
+        if spec.input_shape is None or spec.num_classes is None:
+            raise UserError('--module needs --input-shape and --num-classes')
+        spec.batch = spec.input_shape[0]
+    else:
+        if args.input_shape:
+            raise UserError('--input-shape goes with --module; use --batch and --size')
+        spec.batch = pick(args.batch, 'batch', int, 2)
+        spec.size = pick(args.size, 'size', int, 32)
+    if spec.device == 'cuda' and not torch.cuda.is_available():
+        raise UserError('--device cuda: no CUDA device is available')
+    return spec
+
+
+def check_spec(spec, recorded, path, warn):
+    """The spec must describe the step the graph file at path records
+    (recorded: its graph attributes).  The device and the PyTorch version
+    may differ: they change costs, not the graph; another PyTorch version is
+    passed to warn(message)."""
+    for key, value in spec.attributes().items():
+        known = recorded.get(key)
+        if known is None or key == 'device':
+            continue
+        if key == 'torch_version':
+            if known != value:
+                warn('warning: %s was exported with PyTorch %s, this is %s'
+                     % (path, known, value))
+        elif known != str(value):
+            raise UserError('%s was exported with %s %s, not %s'
+                            % (path, key, known, value))

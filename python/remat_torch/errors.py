@@ -1,0 +1,11 @@
+"""The one error the tools report to the user."""
+
+
+class UserError(Exception):
+    """A mistake in the command line, the model or the input files: the
+    tools report it as one line, without a traceback."""
+
+
+def first_line(e):
+    """The first line of an exception's message."""
+    return str(e).strip().split('\n')[0]

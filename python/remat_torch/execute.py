@@ -1,0 +1,242 @@
+"""Running the graph: one node at a time from the values other nodes hold
+(what profiling and plans need), a whole plan with the live bytes it holds
+measured, and the checks of its results.
+
+A plan's registers hold, for each node computed into them, the values the
+node's OpNode.held says; a node reads the other nodes' values through
+fetch(OpNode) -> {member: value}, rebuilds views from them and takes graph
+inputs from inputs ({placeholder: value})."""
+
+import time
+
+import torch
+
+from .device import set_rng, synchronize
+from .errors import UserError
+from .graph import written_nodes
+from .storage import storages
+
+
+def value_of(graph, n, fetch, inputs):
+    """The value of fx node n, from graph inputs and held values."""
+    kind = graph.kind[n]
+    if kind == 'input':
+        return inputs[n]
+    if kind == 'owner':
+        return fetch(graph.group[n])[n]
+    if kind == 'fused':     # an in-place operator returns what it wrote
+        return value_of(graph, written_nodes(n)[0], fetch, inputs)
+    args, kwargs = _arguments(graph, n, fetch, inputs)
+    return n.target(*args, **kwargs)
+
+
+def _arguments(graph, n, fetch, inputs, scratch=()):
+    """The arguments of fx node n; those in scratch are given as copies."""
+    def value(a):
+        v = value_of(graph, a, fetch, inputs)
+        return v.clone() if a in scratch else v
+    return (torch.fx.node.map_arg(n.args, value),
+            torch.fx.node.map_arg(n.kwargs, value))
+
+
+def compute(graph, group, fetch, inputs, again, exclude=None):
+    """Runs a node's operators in order, dropping each value as soon as
+    no later operator of the node reads it unless the register keeps it.
+    Returns ({member: value} of the kept values, peak): with exclude (the
+    storage keys counted elsewhere: graph inputs, live registers), peak
+    is the largest number of bytes of other storages the node's values
+    held at once, else 0.  again: it ran before, so graph inputs it
+    writes get scratch copies."""
+    values = {}
+    peak = 0
+
+    def fetch_here(g):
+        return values if g is group else fetch(g)
+    for i, m in enumerate(group.members):
+        if m in group.rng_states:
+            set_rng(graph.device, group.rng_states[m])
+        scratch = ()
+        if again:
+            scratch = group.hidden_writes.get(m, set())
+            if group.updates_input:
+                scratch = set(written_nodes(m))
+        args, kwargs = _arguments(graph, m, fetch_here, inputs, scratch)
+        values[m] = m.target(*args, **kwargs)
+        del args, kwargs
+        if exclude is not None:
+            peak = max(peak, sum(b for k, b in storages(list(values.values())).items()
+                                 if k not in exclude))
+        for d in group.drop_after.get(i, ()):
+            del values[d]
+    return values, peak
+
+
+def results(graph, fetch, inputs):
+    """The step's results: [loss, *grads]."""
+    return [value_of(graph, r, fetch, inputs) if isinstance(r, torch.fx.Node) else r
+            for r in graph.returns]
+
+
+def run_plan(graph, plan, measure):
+    """Interprets the plan (graphio.Plan).  Returns (results [loss, *grads],
+    graph inputs after the step, measured peak or None, seconds)."""
+    inputs = graph.run_inputs()
+    fixed = storages(list(inputs.values()))
+    regs = {}           # register -> (OpNode, held value)
+    holders = {}        # OpNode -> its live registers
+    refs = {}           # storage key -> live registers holding it
+    sizes = {}
+    live_bytes = 0
+    peak = sum(fixed.values())
+    computed = set()
+    current = [None]
+
+    def fetch(g):
+        if not holders.get(g):
+            raise UserError('plan: %s reads %s, which is not in a live register'
+                            % (current[0] or 'the end of the plan', g.name))
+        return regs[holders[g][-1]][1]
+
+    synchronize(graph.device)
+    start = time.perf_counter()
+    with torch.no_grad():
+        for what, node, reg in plan.statements:
+            if what == 'free':
+                if reg not in regs:
+                    raise UserError('plan frees register %r, which is not live' % reg)
+                g, value = regs.pop(reg)
+                holders[g].remove(reg)
+                if measure:
+                    for key in storages(value):
+                        if key not in fixed:
+                            refs[key] -= 1
+                            if refs[key] == 0:
+                                live_bytes -= sizes.pop(key)
+                                del refs[key]
+                del value
+                continue
+            g = graph.by_name.get(node)
+            if g is None:
+                raise UserError('plan computes %r, which is not a node of the graph' % node)
+            if reg in regs:
+                raise UserError('plan computes %s into register %r, which is still live'
+                                % (node, reg))
+            if g in computed and not g.recompute:
+                raise UserError('plan computes %s (recompute=false) twice' % node)
+            current[0] = node
+            value, inner = compute(graph, g, fetch, inputs, again=g in computed,
+                                   exclude=(fixed.keys() | refs.keys()) if measure
+                                   else None)
+            computed.add(g)
+            if measure:
+                peak = max(peak, sum(fixed.values()) + live_bytes + inner)
+            value = g.held_values(value)
+            regs[reg] = (g, value)
+            holders.setdefault(g, []).append(reg)
+            if measure:
+                for key, nbytes in storages(value).items():
+                    if key not in fixed:
+                        if key not in refs:
+                            refs[key] = 0
+                            sizes[key] = nbytes
+                            live_bytes += nbytes
+                        refs[key] += 1
+            del value
+        current[0] = None
+        step_results = results(graph, fetch, inputs)
+    synchronize(graph.device)
+    seconds = time.perf_counter() - start
+    return step_results, inputs, (peak if measure else None), seconds
+
+
+def predicted_peak(file, plan):
+    """Replays the plan under the memory model on the numbers of the graph
+    file (graphio.GraphFile): during compute v, fixed_mem + live registers'
+    mem + mem(v) + workspace(v).  (Invalid statements are left to run_plan
+    to report.)"""
+    live = {}
+    total = peak = file.fixed_mem
+    for what, node, reg in plan.statements:
+        if what == 'compute':
+            if node not in file.nodes:
+                raise UserError('plan computes %r, which is not a node of %s'
+                                % (node, file.path))
+            peak = max(peak, total + file.mem[node] + file.workspace[node])
+            total += file.mem[node]
+            live[reg] = node
+        elif reg in live:
+            total -= file.mem[live.pop(reg)]
+    return peak
+
+
+def check_match(graph, file):
+    """The re-traced step must be the graph in the file (graphio.GraphFile)."""
+    problems = []
+    if graph.fixed_mem != file.fixed_mem:
+        problems.append('fixed_mem %d in the file, %d traced' % (file.fixed_mem, graph.fixed_mem))
+    missing = [v for v in file.nodes if v not in graph.by_name]
+    extra = [g.name for g in graph.nodes if g.name not in file.nodes]
+    if missing or extra:
+        problems.append('%d nodes in the file, %d traced%s%s' % (
+            len(file.nodes), len(graph.nodes),
+            '; not traced: %s' % missing[0] if missing else '',
+            '; not in the file: %s' % extra[0] if extra else ''))
+    for g in graph.nodes:
+        if g.name not in file.nodes or problems:
+            continue
+        attrs = file.nodes[g.name]
+        for what, file_value, traced in (
+                ('op', attrs.get('op'), g.op),
+                ('mem', file.mem[g.name], g.mem),
+                ('workspace', file.workspace[g.name], g.workspace),
+                ('predecessors', file.preds[g.name], {p.name for p in g.preds})):
+            if file_value != traced:
+                problems.append('node %s: %s %s in the file, %s traced'
+                                % (g.name, what, file_value, traced))
+                break
+    if problems:
+        raise UserError('%s does not match the traced step of %s: %s'
+                        % (file.path, graph.problem.spec.name(), problems[0]))
+
+
+def bitwise_equal(a, b):
+    """Whether two tensors (or Nones) have the same shape, dtype and bits."""
+    if a is None or b is None:
+        return a is None and b is None
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return torch.equal(a.reshape(-1).contiguous().view(torch.uint8),
+                       b.reshape(-1).contiguous().view(torch.uint8))
+
+
+def max_difference(a, b):
+    """max |a - b|; inf where they cannot be compared."""
+    if a is None or b is None or a.shape != b.shape or not b.is_floating_point():
+        return float('inf')
+    return (a.double() - b.double()).abs().max().item() if b.numel() else 0.0
+
+
+def check_gradients(named, got, eager, traced, tolerance):
+    """(ok, verdict, detail).  The plan's results must be bitwise those of
+    an ordinary step; where the traced operators are not eager's kernels
+    (make_fx decomposes some, e.g. silu_backward), they must be bitwise
+    those of the traced step run in order, and within tolerance of the
+    ordinary step."""
+    differ = [n for n, a, b in zip(named, got, eager) if not bitwise_equal(a, b)]
+    if not differ:
+        return True, 'gradients identical', None
+    off_trace = [n for n, a, b in zip(named, got, traced) if not bitwise_equal(a, b)]
+    if off_trace:
+        return False, 'gradients DIFFER', 'not bitwise equal to the traced step: ' + \
+            ', '.join(off_trace[:5]) + (' ...' if len(off_trace) > 5 else '')
+    scale = max((b.abs().max().item() for b in eager
+                 if b is not None and b.is_floating_point() and b.numel()), default=0.0)
+    worst = max(max_difference(a, b) for n, a, b in zip(named, got, eager) if n in differ)
+    worst = worst / scale if scale else worst
+    detail = ('%d of %d tensors differ from loss.backward(), by up to %.3g relative to the '
+              'largest value (the traced operators are not all eager kernels); all are '
+              'bitwise those of the traced step run in order' % (len(differ), len(named), worst))
+    if worst <= tolerance:
+        return True, 'gradients identical to the traced step, within %g of ' \
+            'loss.backward()' % tolerance, detail
+    return False, 'gradients DIFFER from loss.backward() by more than %g' % tolerance, detail

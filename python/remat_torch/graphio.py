@@ -1,0 +1,215 @@
+"""The files: the graph in the GraphML of remat-plan(5) (writer and reader)
+and the plan reader.  No PyTorch here: the writer takes any graph whose nodes
+have the attributes of graph.OpNode."""
+
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+
+from .errors import UserError
+
+NS = 'http://graphml.graphdrawing.org/xmlns'
+
+# The keys remat-export writes: (id, for, attr.name, attr.type, default).
+KEYS = [
+    ('cost', 'node', 'cost', 'double', None),
+    ('mem', 'node', 'mem', 'long', None),
+    ('kind', 'node', 'kind', 'string', 'forward'),
+    ('op', 'node', 'op', 'string', None),
+    ('ws', 'node', 'workspace', 'long', '0'),
+    ('rc', 'node', 'recompute', 'boolean', 'true'),
+    ('out', 'node', 'output', 'boolean', 'false'),
+    ('name', 'graph', 'name', 'string', None),
+    ('fixed', 'graph', 'fixed_mem', 'long', None),
+    ('unit', 'graph', 'cost_unit', 'string', None),
+    ('model', 'graph', 'model', 'string', None),
+    ('batch', 'graph', 'batch', 'long', None),
+    ('size', 'graph', 'size', 'long', None),
+    ('shape', 'graph', 'input_shape', 'string', None),
+    ('classes', 'graph', 'num_classes', 'long', None),
+    ('seed', 'graph', 'seed', 'long', None),
+    ('coarsen', 'graph', 'coarsen', 'long', None),
+    ('device', 'graph', 'device', 'string', None),
+    ('torch', 'graph', 'torch_version', 'string', None),
+]
+KEY_ID = {name: kid for kid, _, name, _, _ in KEYS}
+
+
+# ---------------------------------------------------------------------------
+# Writing the graph.
+
+def check_writable(path):
+    """Fails early, before the slow tracing, if FILE cannot be written."""
+    directory = os.path.dirname(path) or '.'
+    if os.path.isdir(path):
+        raise UserError('%s is a directory' % path)
+    if not os.path.isdir(directory):
+        raise UserError('cannot write %s: no directory %s' % (path, directory))
+    if not os.access(directory, os.W_OK | os.X_OK) or (
+            os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UserError('cannot write %s: permission denied' % path)
+
+
+def write_graph(path, graph, spec):
+    """Writes the graph (a graph.JointGraph, or anything with its nodes and
+    fixed_mem) made for spec (its name and attributes) to path, atomically."""
+    _write_atomically(_graphml(graph, spec), path)
+
+
+def _number(cost):
+    """A cost in plain decimal notation (no exponent), to the nanosecond."""
+    text = '%.6f' % cost
+    return text.rstrip('0').rstrip('.') if '.' in text else text
+
+
+def _graphml(graph, spec):
+    """The GraphML document of a graph."""
+    ET.register_namespace('', NS)
+
+    def q(tag):
+        return '{%s}%s' % (NS, tag)
+
+    def data(parent, name, value):
+        ET.SubElement(parent, q('data'), key=KEY_ID[name]).text = str(value)
+
+    root = ET.Element(q('graphml'))
+    for kid, kfor, name, ktype, default in KEYS:
+        key = ET.SubElement(root, q('key'), {'id': kid, 'for': kfor,
+                                              'attr.name': name, 'attr.type': ktype})
+        if default is not None:
+            ET.SubElement(key, q('default')).text = default
+    g = ET.SubElement(root, q('graph'), edgedefault='directed')
+    data(g, 'name', spec.name())
+    data(g, 'fixed_mem', graph.fixed_mem)
+    data(g, 'cost_unit', 'ms')
+    for name, value in spec.attributes().items():
+        data(g, name, value)
+    for node in graph.nodes:
+        el = ET.SubElement(g, q('node'), id=node.name)
+        data(el, 'cost', _number(node.cost))
+        data(el, 'mem', node.mem)
+        if not node.forward:
+            data(el, 'kind', 'backward')
+        data(el, 'op', node.op)
+        if node.workspace:
+            data(el, 'workspace', node.workspace)
+        if not node.recompute:
+            data(el, 'recompute', 'false')
+        if node.output:
+            data(el, 'output', 'true')
+    for node in graph.nodes:
+        for pred in node.preds:
+            ET.SubElement(g, q('edge'), source=pred.name, target=node.name)
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def _write_atomically(tree, path):
+    """Writes to a temporary file beside path, then renames it over path."""
+    directory = os.path.dirname(path) or '.'
+    try:
+        fd, tmp = tempfile.mkstemp(prefix='.%s.' % os.path.basename(path),
+                                   suffix='.tmp', dir=directory)
+    except OSError as e:
+        raise UserError('cannot write %s: %s' % (path, e.strerror))
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            tree.write(f, encoding='UTF-8', xml_declaration=True)
+            f.write(b'\n')
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except OSError as e:
+        os.unlink(tmp)
+        raise UserError('cannot write %s: %s' % (path, e.strerror))
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------------
+# Reading the graph and the plan.
+
+def _local(tag):
+    return tag.rsplit('}', 1)[-1]
+
+
+def _parse(path, what):
+    try:
+        return ET.parse(path).getroot()
+    except OSError as e:
+        raise UserError('cannot read %s %s: %s' % (what, path, e.strerror))
+    except ET.ParseError as e:
+        raise UserError('%s %s is not well-formed XML: %s' % (what, path, e))
+
+
+class GraphFile:
+    """A GraphML graph as remat-plan(5) defines it: attributes matched by
+    attr.name, defaults from <default>, edges as predecessor sets.  Whatever
+    wrote it (remat-export or another tool)."""
+
+    def __init__(self, path):
+        root = _parse(path, 'graph')
+        keys = {}
+        for k in root:
+            if _local(k.tag) == 'key':
+                default = [(d.text or '').strip() for d in k if _local(d.tag) == 'default']
+                keys[k.get('id')] = (k.get('for', 'all'), k.get('attr.name'),
+                                     default[0] if default else None)
+        graphs = [g for g in root if _local(g.tag) == 'graph']
+        if _local(root.tag) != 'graphml' or len(graphs) != 1:
+            raise UserError('%s is not a GraphML document with one graph' % path)
+        self.attrs = {}     # graph attributes: attr.name -> text
+        self.nodes = {}     # id -> {attr.name: text}
+        self.preds = {}     # id -> set of ids
+        try:
+            for el in graphs[0]:
+                tag = _local(el.tag)
+                if tag == 'data':
+                    kfor, name, _ = keys[el.get('key')]
+                    if kfor in ('graph', 'all'):
+                        self.attrs[name] = (el.text or '').strip()
+                elif tag == 'node':
+                    attrs = {name: default for kfor, name, default in keys.values()
+                             if kfor in ('node', 'all') and default is not None}
+                    for d in el:
+                        if _local(d.tag) == 'data' and keys[d.get('key')][0] in ('node', 'all'):
+                            attrs[keys[d.get('key')][1]] = (d.text or '').strip()
+                    self.nodes[el.get('id')] = attrs
+                    self.preds.setdefault(el.get('id'), set())
+                elif tag == 'edge':
+                    self.preds.setdefault(el.get('target'), set()).add(el.get('source'))
+            self.fixed_mem = int(float(self.attrs.get('fixed_mem', '0')))
+            self.mem = {v: int(float(a['mem'])) for v, a in self.nodes.items()}
+            self.workspace = {v: int(float(a.get('workspace', '0')))
+                              for v, a in self.nodes.items()}
+        except KeyError as e:
+            raise UserError('%s: undeclared key or missing attribute %s' % (path, e))
+        except ValueError as e:
+            raise UserError('%s: bad number: %s' % (path, e))
+        self.path = path
+        self.name = self.attrs.get('name', os.path.basename(path))
+
+
+class Plan:
+    """A plan file: root attributes and its compute/free statements in
+    document order, wherever they are nested: ('compute', node, reg) or
+    ('free', None, reg)."""
+
+    def __init__(self, path):
+        root = _parse(path, 'plan')
+        if _local(root.tag) != 'plan':
+            raise UserError('%s is not a plan: its root element is <%s>'
+                            % (path, _local(root.tag)))
+        self.attrs = dict(root.attrib)
+        self.statements = []
+        for el in root.iter():
+            tag = _local(el.tag)
+            if tag == 'compute' and el.get('node') is not None and el.get('reg') is not None:
+                self.statements.append(('compute', el.get('node'), el.get('reg')))
+            elif tag == 'free' and el.get('reg') is not None:
+                self.statements.append(('free', None, el.get('reg')))
+            elif tag in ('compute', 'free'):
+                raise UserError('%s: <%s> without its node or reg attribute' % (path, tag))
+        self.computes = sum(s[0] == 'compute' for s in self.statements)

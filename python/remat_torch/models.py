@@ -1,0 +1,180 @@
+"""The models a spec names: the built-in small test models, torchvision's
+classification models and a class of the user's own (--module)."""
+
+import importlib
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .errors import UserError
+
+
+class MLP(nn.Module):
+    """A per-pixel MLP: every pixel's channels go through the same stack of
+    linear layers (with dropout, to exercise random operators), then the
+    pixels are averaged.  Activations outweigh parameters even at batch 2."""
+
+    def __init__(self, num_classes, width=32, depth=6):
+        super().__init__()
+        layers = [nn.Linear(3, width), nn.ReLU()]
+        for i in range(depth - 1):
+            layers += [nn.Linear(width, width), nn.ReLU()]
+            if i == depth // 2:
+                layers.append(nn.Dropout(0.25))
+        self.body = nn.Sequential(*layers)
+        self.head = nn.Linear(width, num_classes)
+
+    def forward(self, x):
+        pixels = x.flatten(2).transpose(1, 2)           # B x (H*W) x 3
+        return self.head(self.body(pixels).mean(dim=1))
+
+
+class SmallCNN(nn.Module):
+    """Conv/BatchNorm stem, residual blocks with in-place skip additions and
+    in-place ReLUs, a strided convolution and a linear head."""
+
+    def __init__(self, num_classes, width=16, blocks=3):
+        super().__init__()
+        self.stem = nn.Sequential(
+            nn.Conv2d(3, width, 3, padding=1, bias=False),
+            nn.BatchNorm2d(width), nn.ReLU(inplace=True))
+        self.blocks = nn.ModuleList(ResidualBlock(width) for _ in range(blocks))
+        self.down = nn.Conv2d(width, 2 * width, 3, stride=2, padding=1)
+        self.head = nn.Linear(2 * width, num_classes)
+
+    def forward(self, x):
+        x = self.stem(x)
+        for block in self.blocks:
+            x = block(x)
+        x = F.relu(self.down(x))
+        return self.head(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class ResidualBlock(nn.Module):
+    """Two 3x3 convolutions with BatchNorm, an in-place skip addition and
+    in-place ReLUs."""
+
+    def __init__(self, width):
+        super().__init__()
+        self.conv1 = nn.Conv2d(width, width, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.conv2 = nn.Conv2d(width, width, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(width)
+        self.relu = nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        out += x
+        return self.relu(out)
+
+
+class SmallUNet(nn.Module):
+    """A U-Net with concatenation skips and a per-pixel classification
+    head (input sides must be multiples of 2**levels).  The defaults make
+    the small test model; width 64 and 4 levels make the U-Net of
+    Ronneberger et al. (with padded convolutions)."""
+
+    def __init__(self, num_classes, width=4, levels=3):
+        super().__init__()
+
+        def block(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU(),
+                                 nn.Conv2d(cout, cout, 3, padding=1), nn.ReLU())
+        widths = [width * 2 ** i for i in range(levels + 1)]
+        self.down = nn.ModuleList(block(cin, cout) for cin, cout
+                                  in zip([3] + widths[:-2], widths[:-1]))
+        self.mid = block(widths[-2], widths[-1])
+        self.up = nn.ModuleList(nn.ConvTranspose2d(w2, w1, 2, stride=2)
+                                for w1, w2 in zip(widths[:-1], widths[1:]))
+        self.dec = nn.ModuleList(block(2 * w, w) for w in widths[:-1])
+        self.head = nn.Conv2d(width, num_classes, 1)
+
+    def forward(self, x):
+        skips = []
+        for block in self.down:
+            x = block(x)
+            skips.append(x)
+            x = F.max_pool2d(x, 2)
+        x = self.mid(x)
+        for up, dec, skip in reversed(list(zip(self.up, self.dec, skips))):
+            x = dec(torch.cat([up(x), skip], dim=1))
+        return self.head(x)
+
+
+BUILTIN_MODELS = ('mlp', 'smallcnn', 'smallunet', 'unet')
+
+
+def _builtin(name, size, num_classes):
+    if name == 'mlp':
+        return MLP(num_classes)
+    if name == 'smallcnn':
+        return SmallCNN(num_classes)
+    if name == 'unet':          # the U-Net of Ronneberger et al., padded
+        if size % 16:
+            raise UserError('unet needs --size to be a multiple of 16')
+        return SmallUNet(num_classes, width=64, levels=4)
+    if size % 8:
+        raise UserError('smallunet needs --size to be a multiple of 8')
+    return SmallUNet(num_classes)
+
+
+def _user_module(spec):
+    """An instance of the class spec.module names, imported from the
+    current directory or sys.path and constructed with no arguments."""
+    modname, _, clsname = spec.module.partition(':')
+    if not modname or not clsname:
+        raise UserError('--module wants PKG.MOD:CLASS, not %r' % spec.module)
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        cls = getattr(importlib.import_module(modname), clsname)
+    except (ImportError, AttributeError) as e:
+        raise UserError('cannot load %s: %s' % (spec.module, e))
+    try:
+        return cls()
+    except Exception as e:
+        raise UserError('%s() failed: %s' % (spec.module, e))
+
+
+def _torchvision(spec):
+    """An untrained torchvision classification model."""
+    import torchvision
+    if spec.model not in torchvision.models.list_models(module=torchvision.models):
+        raise UserError('unknown model %r: not a torchvision classification '
+                        'model nor one of %s' % (spec.model, ', '.join(BUILTIN_MODELS)))
+    kwargs = {'weights': None}
+    if spec.num_classes is not None:
+        kwargs['num_classes'] = spec.num_classes
+    if spec.model.startswith('vit_'):
+        kwargs['image_size'] = spec.size    # position embeddings depend on it
+    if spec.model in ('inception_v3', 'googlenet'):
+        kwargs['aux_logits'] = False
+        kwargs['init_weights'] = True
+    return torchvision.models.get_model(spec.model, **kwargs)
+
+
+def construct(spec):
+    """The model spec names, with fresh parameters drawn from torch's
+    global RNG (seed it first).  A built-in model without num_classes gets
+    10, recorded in spec."""
+    if spec.module:
+        return _user_module(spec)
+    if spec.model in BUILTIN_MODELS:
+        if spec.num_classes is None:
+            spec.num_classes = 10
+        return _builtin(spec.model, spec.size, spec.num_classes)
+    return _torchvision(spec)
+
+
+def logits(out):
+    """The logits of a model's output: models returning a named tuple
+    (InceptionOutputs, ...) give them as .logits."""
+    if isinstance(out, torch.Tensor):
+        return out
+    if hasattr(out, 'logits'):
+        return out.logits
+    raise UserError('the model returns %s, not a tensor of logits' % type(out).__name__)

@@ -1,0 +1,358 @@
+"""Tracing a training step and analysing it into remat-plan's graph.
+
+One training step (forward, cross-entropy loss, backward) of a model is traced
+with torch.fx.experimental.proxy_tensor.make_fx into a joint graph of aten
+operators, then analysed by running it once on real tensors.  The analysis
+turns the fx graph into the dataflow graph of remat-plan(5) (a JointGraph,
+graph.py), which knows how to run one of its nodes on its own (execute.py),
+which is what the executor needs.
+
+Modelling choices (they decide what the memory model predicts, so that the
+executor measures the same):
+
+Graph inputs.  The parameters, buffers, input batch and labels are the fx
+graph's placeholders.  They are not nodes: they stay resident for the whole
+step, and the bytes of their distinct storages are the graph attribute
+fixed_mem.
+
+Storage ownership.  Each operator output either owns fresh storage or aliases
+a storage that already exists; this is decided empirically, by comparing
+storage addresses while the analysis run keeps every value alive (so no
+address can be reused).  An operator whose outputs partly alias and partly
+own storage is refused.
+
+Nodes.  A node is a group of operators that run together, in traced order:
+usually one operator owning fresh storage followed by the in-place operators
+that write into it (see below).  Its id is the fx name of its first operator
+and its op attribute joins the operator names with '+'; cost is the time of
+running the whole group.  A node's register holds the outputs that other
+nodes or the step's results read: mem is the bytes of their storages.
+Everything else its operators allocate (outputs nobody reads) exists only
+while it computes: those bytes are its workspace.
+
+Views and aliases.  An operator whose outputs all alias existing storage
+(view, t, expand, _reshape_alias, detach, getitem, ...) is not a node.  A
+consumer of a view gets edges from the nodes owning the storage the view
+transitively reads, so the plan keeps the base alive exactly as long as the
+view is needed; the executor rebuilds the view chain from the base each time
+a consumer runs (views cost no memory and almost no time).
+
+Multi-output operators.  An operator returning a tuple or list (e.g.
+native_batch_norm, convolution_backward) is one node with mem = the bytes of
+the outputs read later; getitem is a view of it.  A result (a gradient) that
+such an operator returns beside values other operators read is copied into a
+node of its own (aten.clone), so that a plan can free those values before
+the step ends instead of holding them with the result.
+
+In-place operators.  make_fx records the in-place operators that autograd
+and the model really run (relu_, add_ for residual sums, bernoulli_ and div_
+for dropout, copy_ for autograd's CopySlices, ...).  One writing an
+intermediate storage joins the node owning that storage, so that recomputing
+the node always starts from fresh storage and never sees a half-written
+value.  If other nodes read that storage before the write (they need the old
+value), they are merged into that node too, with every node between them so
+that the graph stays acyclic; this is rare (EfficientNet's SiLU(inplace=True)
+on a view).  An in-place update of a graph input whose result nobody reads
+(BatchNorm's num_batches_tracked += 1) is a node with output=true (its
+effect is a result of the step), recompute=false and mem 0.  Operators that
+write graph inputs without saying so in their schema (native_batch_norm
+updating running statistics) are found by comparing their inputs before and
+after running them; the executor lets the first computation update the real
+buffers and gives recomputations scratch copies, so the statistics are
+updated exactly once, as in an ordinary step.
+
+Random operators (tag nondeterministic_seeded: bernoulli, rand*, ...) make
+their node recompute=false.  The analysis run records the RNG state before
+each of them, and the executor restores it before running it, so a plan
+draws the same random numbers as an ordinary step whatever its order.
+
+Dead operators (no reader, not a result, no side effect) are dropped.
+
+Forward and backward.  A node is forward when the loss depends on it (it is
+the node owning the loss or one of its ancestors); every other node --
+gradient seed, gradient operators, input updates -- is backward.
+
+Layers.  While tracing, each operator the forward pass of a submodule runs
+is labelled with that module's qualified name; --coarsen merges the nodes of
+a layer with it (coarsen.py).
+
+Node ids are the fx node names, which make_fx assigns deterministically for a
+given model, seed and input shape, so the executor re-traces the model and
+finds the same ids.
+"""
+
+import contextlib
+import operator
+
+import torch
+import torch.nn as nn
+from torch.fx.experimental.proxy_tensor import make_fx
+from torch.nn.utils import stateless
+
+from .coarsen import coarsen
+from .device import get_rng
+from .errors import UserError, first_line
+from .execute import results
+from .graph import JointGraph, OpNode, op_name, reach, returns, written_nodes
+from .step import loss_of
+from .storage import storage_key, storages
+
+
+def trace_graph(problem, progress=None):
+    """Traces one training step of problem and analyses it into the graph
+    (coarsened to layers at module depth problem.spec.coarsen if set).  The
+    analysis run's values stay in graph.env, for profiling, until
+    graph.release().  progress(message) hears what it is doing."""
+    say = progress or (lambda msg: None)
+    say('tracing one training step of %s' % problem.spec.name())
+    gm = trace_step(problem)
+    _separate_results(gm)
+    graph = JointGraph(problem, gm)
+    calls = graph.calls
+    say('analysing %d operators' % len(calls))
+    _Analysis(graph).run(calls)
+    _keep(graph)
+    graph.settle()
+    if problem.spec.coarsen:
+        before = len(graph.nodes)
+        coarsen(graph, problem.spec.coarsen)
+        say('coarsened %d operator nodes to %d at module depth %d'
+            % (before, len(graph.nodes), problem.spec.coarsen))
+    graph.traced_results = results(graph, lambda g: graph.env, graph.env)
+    graph.traced_buffers = [graph.env[ph] for ph in graph.buffer_placeholders()]
+    return graph
+
+
+def trace_step(problem):
+    """make_fx of one step (params, buffers, x, y) -> [loss, *grads]."""
+    model, pnames, bnames = problem.model, problem.param_names, problem.buffer_names
+
+    def step(params, buffers, x, y):
+        state = dict(zip(pnames, params))
+        state.update(zip(bnames, buffers))
+        loss = loss_of(stateless.functional_call(model, state, (x,)), y)
+        return [loss] + list(torch.autograd.grad(loss, params, allow_unused=True))
+
+    params = [p.clone().requires_grad_() for p in problem.params]
+    buffers = [b.clone() for b in problem.buffers]
+    torch.manual_seed(problem.spec.seed)
+    try:
+        with _module_labels(model):
+            return make_fx(step)(params, buffers, problem.x, problem.y)
+    except UserError:
+        raise
+    except Exception as e:
+        raise UserError('tracing the training step failed: %s' % first_line(e))
+
+
+@contextlib.contextmanager
+def _module_labels(model):
+    """While tracing, every fx node created while a submodule of model runs
+    its forward gets meta['remat_module'] = the innermost such module's
+    qualified name (the root module is ''); nodes traced outside (the loss,
+    the backward pass) get none.  Coarsening groups operators by it."""
+    names = {id(m): name for name, m in model.named_modules()}
+    stack = []
+
+    def pre(module, args):
+        stack.append(names.get(id(module), stack[-1] if stack else None))
+
+    def post(module, args, out):
+        stack.pop()
+
+    create_node = torch.fx.Graph.create_node
+
+    def labelled(self, *args, **kwargs):
+        node = create_node(self, *args, **kwargs)
+        if stack and stack[-1] is not None:
+            node.meta['remat_module'] = stack[-1]
+        return node
+    handles = [nn.modules.module.register_module_forward_pre_hook(pre),
+               nn.modules.module.register_module_forward_hook(post)]
+    torch.fx.Graph.create_node = labelled
+    try:
+        yield
+    finally:
+        torch.fx.Graph.create_node = create_node
+        for h in handles:
+            h.remove()
+
+
+def _separate_results(gm):
+    """A result (a gradient) that a multi-output operator returns beside
+    values other operators read is copied into a node of its own
+    (aten.clone), so that a plan can free those values early instead of
+    holding them until the end of the step with the result."""
+    graph = gm.graph
+    out = [n for n in graph.nodes if n.op == 'output'][0]
+    results = set(returns(gm))
+    copies = {}
+    for n in list(graph.nodes):
+        items = [u for u in n.users if u.target is operator.getitem]
+        if any(set(g.users) - {out} for g in items):
+            for g in items:
+                if g in results:
+                    with graph.inserting_after(g):
+                        copies[g] = graph.call_function(torch.ops.aten.clone.default, (g,))
+    out.args = torch.fx.node.map_arg(out.args, lambda a: copies.get(a, a))
+
+
+def _is_random(op):
+    return (isinstance(op, torch._ops.OpOverload)
+            and torch.Tag.nondeterministic_seeded in op.tags)
+
+
+class _Analysis:
+    """The analysis run: runs the traced operators in order on real tensors,
+    keeping every value, and groups them into nodes as it goes (fills the
+    graph's env, kind, group, groups and fixed)."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.owner = {}     # storage key -> fx node owning it (placeholder or owner)
+        self.readers = {}   # storage key -> owner and fused nodes that read it
+
+    def run(self, calls):
+        graph = self.graph
+        env, kind, owner = graph.env, graph.kind, self.owner
+        inputs = graph.problem.inputs()
+        if len(inputs) != len(graph.placeholders):
+            raise UserError('internal: %d graph inputs for %d placeholders'
+                            % (len(inputs), len(graph.placeholders)))
+        for ph, value in zip(graph.placeholders, inputs):
+            env[ph] = value
+            kind[ph] = 'input'
+            for key, nbytes in storages(value).items():
+                owner.setdefault(key, ph)
+                graph.fixed[key] = nbytes
+        graph.fixed_mem = sum(graph.fixed.values())
+        torch.manual_seed(graph.problem.spec.seed)
+        with torch.no_grad():
+            for n in calls:
+                self._step(n)
+
+    def _step(self, n):
+        """Runs operator n and puts it in a node, or finds it is a view."""
+        graph = self.graph
+        env, owner = graph.env, self.owner
+        group = None
+        mutated = {k for a in written_nodes(n) for k in storages(env[a])}
+        if mutated:
+            roots = {owner[k] for k in mutated}
+            kinds = {graph.kind[r] for r in roots}
+            if kinds == {'input'}:
+                if n.users:
+                    raise UserError('%s updates a graph input in place and its '
+                                    'result is read: not supported' % n.name)
+                group = self._new_node(n)
+                group.updates_input = True
+            elif 'input' in kinds:
+                raise UserError('%s writes a graph input and an intermediate '
+                                'value: not supported' % n.name)
+            else:
+                group = self._fuse(n, {graph.group[r] for r in roots}, mutated)
+        args = torch.fx.node.map_arg(n.args, lambda a: env[a])
+        kwargs = torch.fx.node.map_arg(n.kwargs, lambda a: env[a])
+        watched = {} if mutated else {
+            a: env[a].clone() for a in n.all_input_nodes
+            if isinstance(env[a], torch.Tensor)
+            and storage_key(env[a]) in graph.fixed}
+        rng = get_rng(graph.device) if _is_random(n.target) else None
+        try:
+            value = n.target(*args, **kwargs)
+        except Exception as e:
+            raise UserError('running %s (%s) failed: %s'
+                            % (n.name, op_name(n.target), first_line(e)))
+        hidden = {a for a, before in watched.items() if not torch.equal(before, env[a])}
+        env[n] = value
+        if group is None:
+            if self._is_view(n, value):
+                return
+            group = self._new_node(n)
+            for key in storages(value):
+                owner[key] = n
+        if rng is not None:
+            group.rng_states[n] = rng
+        if hidden:
+            group.hidden_writes[n] = hidden
+        group.preds.update(graph.group[src] for src, _ in graph.reads(n))
+        group.preds.discard(group)
+        for a in n.all_input_nodes:
+            for key in storages(env[a]):
+                self.readers.setdefault(key, set()).add(n)
+
+    def _new_node(self, n):
+        graph = self.graph
+        graph.kind[n] = 'owner'
+        group = graph.group[n] = OpNode(n, graph.position[n])
+        graph.groups[group] = None
+        return group
+
+    def _is_view(self, n, value):
+        """Whether n's outputs all alias existing storage; refuses a mix."""
+        if isinstance(value, (tuple, list)):
+            if any(isinstance(v, (tuple, list)) for v in value):
+                raise UserError('%s returns nested sequences: not supported' % n.name)
+        elif value is not None and not isinstance(value, (torch.Tensor, int, float, bool)):
+            raise UserError('%s returns %s: not supported' % (n.name, type(value).__name__))
+        aliased = [k in self.owner for k in storages(value)]
+        if any(aliased) and not all(aliased):
+            raise UserError('%s (%s) returns both fresh and aliased storage: '
+                            'not supported' % (n.name, op_name(n.target)))
+        if aliased and all(aliased):
+            self.graph.kind[n] = 'view'
+            return True
+        return False
+
+    def _fuse(self, n, roots, mutated):
+        """The node in which in-place n, writing intermediate storage, runs:
+        the node owning that storage, merged with every node that read the
+        storage before n wrote it (they must run before n, with n) and with
+        every node between them, so that the graph stays acyclic."""
+        graph = self.graph
+        home = min(roots, key=lambda g: g.position)
+        merge = set(roots)
+        merge.update(graph.group[r] for k in mutated for r in self.readers.get(k, ()))
+        merge.update(g for g in (graph.group[src] for src, _ in graph.reads(n))
+                     if home in reach([g], lambda x: x.preds))
+        if merge != {home}:
+            users = {}
+            for g in graph.groups:
+                for p in g.preds:
+                    users.setdefault(p, []).append(g)
+            between = (reach(merge, lambda x: users.get(x, ()))
+                       & reach(merge, lambda x: x.preds))
+            self._merge(home, between)
+        graph.kind[n] = 'fused'
+        graph.group[n] = home
+        home.members.append(n)
+        return home
+
+    def _merge(self, home, groups):
+        graph = self.graph
+        for g in groups - {home}:
+            for m in g.members:
+                graph.group[m] = home
+            home.members += g.members
+            home.preds |= g.preds
+            home.rng_states.update(g.rng_states)
+            home.hidden_writes.update(g.hidden_writes)
+            home.position = min(home.position, g.position)
+            del graph.groups[g]
+        home.members.sort(key=graph.position.get)
+        home.preds -= groups
+        for g in graph.groups:
+            if g is not home and g.preds & groups:
+                g.preds = (g.preds - groups) | {home}
+
+
+def _keep(graph):
+    """Drops dead nodes."""
+    live = reach({graph.group[src] for src, _ in graph.result_sources()}
+                 | {g for g in graph.groups if g.updates_input or g.rng_states},
+                 lambda g: g.preds)
+    for g in list(graph.groups):
+        if g not in live:
+            del graph.groups[g]
+            for m in g.members:
+                graph.kind[m] = 'dead'
