@@ -149,7 +149,7 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 	struct build bd;
 	int n = g->n, t, i, k, e, row;
 	long sz = tri(n, 0);
-	double t0 = rp_now(), big = 0, units;
+	double big = 0, units;
 
 	memset(f, 0, sizeof *f);
 	if (n > RP_CHECKMATE_MAX_NODES) {
@@ -377,7 +377,6 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 	p->namectx = nm;
 	if (!(flags & RP_CHECKMATE_SLACK_START))
 		ckpt_basis(f);
-	f->build_s = rp_now() - t0;
 	return 0;
 }
 
@@ -625,7 +624,7 @@ rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
 	FILE *fp = fopen(path, "r");
 	char line[4096];
 	unsigned char *on;
-	int t, i, k, lineno = 0, nvals = 0;
+	int t, i, lineno = 0, nvals = 0;
 
 	if (fp == NULL) {
 		*cause = rp_xasprintf("cannot open '%s': %s", path, strerror(errno));
@@ -702,13 +701,12 @@ rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
 		free(on);
 		return -1;
 	}
-	for (t = 0, k = 0; t < f->n; t++) {
+	for (t = 0; t < f->n; t++) {
 		on[tri(t, t)] = 1;	/* fixed in the model */
 		for (i = 0; i <= t; i++)
 			if (on[tri(t, i)])
 				rp_seq_push(seq, i);
 	}
-	(void)k;
 	free(on);
 	return 0;
 }

@@ -48,7 +48,6 @@ struct rp_checkmate {
 	int *watch, nwatch;	/* the R columns, stage by stage */
 	int *watch_node;	/* the node of each */
 	int elim, nbin;
-	double build_s;
 };
 
 /* Builds the model of g at budget bytes with the given RP_CHECKMATE_*

@@ -1,4 +1,4 @@
-/* gralg.c: the igraph boundary (DAG check, articulation points). */
+/* gralg.c: the igraph boundary (articulation points). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -44,26 +44,6 @@ gralg_build(igraph_t *ig, int n, int m, const int *src, const int *dst,
 		*cause = rp_xasprintf("igraph: %s", igraph_strerror(rc));
 		return -1;
 	}
-	return 0;
-}
-
-int
-rp_gralg_is_dag(int n, int m, const int *src, const int *dst, int *is_dag,
-    char **cause)
-{
-	igraph_t ig;
-	igraph_bool_t res = 0;
-	igraph_error_t rc;
-
-	if (gralg_build(&ig, n, m, src, dst, 1, cause) != 0)
-		return -1;
-	rc = igraph_is_dag(&ig, &res);
-	igraph_destroy(&ig);
-	if (rc != IGRAPH_SUCCESS) {
-		*cause = rp_xasprintf("igraph: %s", igraph_strerror(rc));
-		return -1;
-	}
-	*is_dag = res ? 1 : 0;
 	return 0;
 }
 

@@ -1,13 +1,9 @@
-/* gralg.h: graph algorithms delegated to igraph. This is the only module that
- * includes igraph; everything crosses the boundary as plain int arrays. */
+/* gralg.h: graph algorithms delegated to igraph, for what the core does not
+ * do itself (the core validates and orders graphs on its own, graph.c).
+ * This is the only module that includes igraph; everything crosses the
+ * boundary as plain int arrays. */
 #ifndef RP_GRALG_H
 #define RP_GRALG_H
-
-/* Sets *is_dag for the directed graph with n vertices and m edges
- * src[i] -> dst[i]. Returns 0, or -1 with *cause set (caller frees).
- * Time complexity: O(n + m). */
-int rp_gralg_is_dag(int n, int m, const int *src, const int *dst, int *is_dag,
-    char **cause);
 
 /* Articulation points of the undirected graph with n vertices and m edges.
  * On success *aps is a newly allocated ascending array of *naps vertex ids

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "graph.h"
-#include "gralg.h"
 #include "util.h"
 
 int
@@ -288,9 +287,10 @@ heap_pop(int *h, int *len)
 }
 
 /* Kahn's algorithm always taking the earliest node in document order: the
- * order stays as close to the document as the dependencies allow.
+ * order stays as close to the document as the dependencies allow. Returns
+ * the number of nodes ordered, fewer than n when there is a cycle.
  * O((n + m) log n). */
-static void
+static int
 stable_topo_order(int n, const int *off, const int *adj, int *order)
 {
 	int *indeg = rp_xcalloc((size_t)n, sizeof *indeg);
@@ -311,6 +311,7 @@ stable_topo_order(int n, const int *off, const int *adj, int *order)
 	}
 	free(indeg);
 	free(heap);
+	return k;
 }
 
 /* Applies the permutation order[new] = old to every node array. */
@@ -326,7 +327,7 @@ int
 rp_graph_finish(struct rp_graph_input *in, struct rp_graph **out, char **cause)
 {
 	struct rp_graph *g = &in->g;
-	int n = g->n, m, i, is_dag = 0, topo = 1;
+	int n = g->n, m, i, topo = 1;
 	int *off = NULL, *adj = NULL, *order = NULL, *rank = NULL;
 	const char *file = g->file != NULL ? g->file : "graph";
 
@@ -343,18 +344,11 @@ rp_graph_finish(struct rp_graph_input *in, struct rp_graph **out, char **cause)
 			goto fail;
 		}
 	m = edges_sort_dedup(n, in->nedges, in->esrc, in->edst, in->eline);
-	if (rp_gralg_is_dag(n, m, in->esrc, in->edst, &is_dag, cause) != 0)
-		goto fail;
 	csr_build(n, m, in->esrc, in->edst, &off, &adj);
-	if (!is_dag) {
-		char *desc;
-		int v = find_cycle(g, off, adj, &desc);
-		*cause = rp_xasprintf("%s:%d: graph has a cycle through node "
-		    "'%s': %s", file, g->line[v], g->id[v], desc);
-		free(desc);
-		goto fail;
-	}
 
+	/* Edges that all go forward in the document make it a topological
+	 * order, and the graph a DAG; otherwise the stable order is the
+	 * check: it orders every node exactly when there is no cycle. */
 	order = rp_xmalloc(sizeof *order * (size_t)n);
 	for (i = 0; i < m; i++)
 		if (in->esrc[i] > in->edst[i])
@@ -362,8 +356,14 @@ rp_graph_finish(struct rp_graph_input *in, struct rp_graph **out, char **cause)
 	if (topo)
 		for (i = 0; i < n; i++)
 			order[i] = i;
-	else
-		stable_topo_order(n, off, adj, order);
+	else if (stable_topo_order(n, off, adj, order) < n) {
+		char *desc;
+		int v = find_cycle(g, off, adj, &desc);
+		*cause = rp_xasprintf("%s:%d: graph has a cycle through node "
+		    "'%s': %s", file, g->line[v], g->id[v], desc);
+		free(desc);
+		goto fail;
+	}
 	free(off);
 	free(adj);
 	off = adj = NULL;

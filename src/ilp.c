@@ -23,53 +23,69 @@ static const struct rp_strategy *const seeds[] = {
 	&rp_strategy_chen_greedy, &rp_strategy_dtr,
 };
 
-/* The result of s in this run so far, or NULL. */
-static const struct rp_result *
-done_before(const struct rp_ctx *ctx, const struct rp_strategy *s)
+#define NSEEDS (sizeof seeds / sizeof seeds[0])
+
+/* The seeds' results: this run's where they ran already, else their own,
+ * run first, while ilp's time is fresh (they are quick beside the LP). */
+struct seed_results {
+	const struct rp_result *r[NSEEDS];
+	struct rp_result own[NSEEDS];
+	int ran[NSEEDS];
+};
+
+static void
+seeds_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct seed_results *sr)
 {
+	size_t k;
 	int i;
 
-	if (ctx->shared == NULL)
-		return NULL;
-	for (i = 0; i < ctx->shared->nresults; i++)
-		if (ctx->shared->results[i].strategy == s)
-			return &ctx->shared->results[i];
-	return NULL;
+	memset(sr, 0, sizeof *sr);
+	for (k = 0; k < NSEEDS; k++) {
+		for (i = 0; ctx->shared != NULL && i < ctx->shared->nresults; i++)
+			if (ctx->shared->results[i].strategy == seeds[k])
+				sr->r[k] = &ctx->shared->results[i];
+		if (sr->r[k] == NULL) {
+			rp_strategy_run(seeds[k], pb, ctx, &sr->own[k]);
+			sr->ran[k] = 1;
+			sr->r[k] = &sr->own[k];
+		}
+	}
 }
 
-/* Offers the plan of every seed strategy, taken from this run's results
- * where it ran already, to the model (as a starting point, when it fits)
- * and to best. Returns the number the model took, or -1 with *cause set. */
+static void
+seeds_destroy(struct seed_results *sr)
+{
+	size_t k;
+
+	for (k = 0; k < NSEEDS; k++)
+		if (sr->ran[k])
+			rp_result_destroy(&sr->own[k]);
+}
+
+/* Offers the plan of every seed strategy to the model (as a starting
+ * point, when it fits) and to best. Returns the number the model took, or
+ * -1 with *cause set. */
 static int
-offer_seeds(const struct rp_problem *pb, const struct rp_ctx *ctx,
+offer_seeds(const struct rp_problem *pb, const struct seed_results *sr,
     struct rp_milp *m, struct rp_best *best, char **cause)
 {
 	size_t k;
 	int offered = 0;
 
-	for (k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
-		const struct rp_result *r = done_before(ctx, seeds[k]);
-		struct rp_result own;
+	for (k = 0; k < NSEEDS; k++) {
+		const struct rp_result *r = sr->r[k];
 		struct rp_plan p;
-		int rc;
 
-		if (r == NULL) {
-			rp_strategy_run(seeds[k], pb, ctx, &own);
-			r = &own;
-		}
-		if (r->has_plan) {
-			if (m != NULL && r->status == RP_FITS &&
-			    rp_milp_offer(m, &r->plan) == 0)
-				offered++;
-			rp_plan_init(&p);
-			rp_plan_copy(&p, &r->plan);
-			rc = rp_best_offer(best, pb, &p, rp_xasprintf("plan of %s",
-			    seeds[k]->name), cause);
-		} else
-			rc = 0;
-		if (r == &own)
-			rp_result_destroy(&own);
-		if (rc != 0)
+		if (!r->has_plan)
+			continue;
+		if (m != NULL && r->status == RP_FITS &&
+		    rp_milp_offer(m, &r->plan) == 0)
+			offered++;
+		rp_plan_init(&p);
+		rp_plan_copy(&p, &r->plan);
+		if (rp_best_offer(best, pb, &p, rp_xasprintf("plan of %s",
+		    seeds[k]->name), cause) != 0)
 			return -1;
 	}
 	return offered;
@@ -114,21 +130,31 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct rp_best best;
 	struct rp_milp_solution sol;
 	struct rp_seq seq = { 0 };
+	struct seed_results sr;
 	char *why = NULL, *what;
 	int offered, rc = -1;
 	const char *engine = o != NULL && o->solver == RP_MILP_CBC ?
 	    "MILP (CBC)" : "MILP";
 
 	rp_best_init(&best);
+	seeds_run(pb, ctx, &sr);
 	m = rp_milp_build(g, pb->budget, &why);
 	if (m != NULL && o != NULL)
 		rp_milp_set_engine(m, o->solver, o->threads);
+	if (m != NULL) {
+		struct rp_milp_stats st;
+		rp_milp_stats(m, &st);
+		rp_log(ctx, 1, "ilp: MILP built in %.2f s: %d rows, %d columns, "
+		    "%ld nonzeros", st.build_s, st.rows, st.cols, st.nonzeros);
+	}
 	/* LP relaxation, and the plans of LP rounding. */
 	if (m != NULL && rp_lp_round(pb, ctx, m, &best, &lpb, NULL, cause) != 0)
 		goto out;
 	/* Every other strategy's plan, as a candidate and a starting point. */
-	if ((offered = offer_seeds(pb, ctx, m, &best, cause)) < 0)
+	if ((offered = offer_seeds(pb, &sr, m, &best, cause)) < 0)
 		goto out;
+	rp_log(ctx, 1, "ilp: LP rounding and starting plans done at %.2f s",
+	    rp_now() - t0);
 	if (m == NULL) {
 		/* Too large for the model: the fallback chain's best plan, and
 		 * the baseline as the bound (see below). */
@@ -152,6 +178,7 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	    0 ? "" : " without a time limit", offered, offered == 1 ? "" : "s");
 	rp_milp_solve(m, search_s > 0 ? rp_now() + search_s : 0, gap, &sol,
 	    &seq);
+	rp_log(ctx, 1, "ilp: search ended at %.2f s", rp_now() - t0);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {
 		struct rp_plan p;
 		rp_plan_init(&p);
@@ -190,6 +217,7 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	free(what);
 	rc = 0;
 out:
+	seeds_destroy(&sr);
 	free(why);
 	rp_seq_destroy(&seq);
 	rp_best_destroy(&best);

@@ -25,6 +25,7 @@ struct rp_milp {
 	double obj0;
 	double *warm;		/* accepted offer, by column */
 	double warm_obj;
+	double build_s;		/* formulation and loading into GLPK */
 };
 
 static struct rp_engine *
@@ -55,6 +56,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
     char **cause)
 {
 	struct rp_milp *m = rp_xcalloc(1, sizeof *m);
+	double t0 = rp_now();
 
 	if (rp_checkmate_build(&m->f, g, budget, flags, cause) != 0) {
 		free(m);
@@ -65,6 +67,7 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	m->units0 = m->units = rp_checkmate_units(&m->f, budget);
 	m->lpbound = NAN;
 	engine(m);
+	m->build_s = rp_now() - t0;
 	return m;
 }
 
@@ -88,7 +91,7 @@ rp_milp_stats(const struct rp_milp *m, struct rp_milp_stats *st)
 	st->binaries = m->f.nbin;
 	st->nonzeros = m->f.mip.nnz;
 	st->eliminated = m->f.elim;
-	st->build_s = m->f.build_s;
+	st->build_s = m->build_s;
 	st->lp_iterations = m->e != NULL ? m->ops->lp_iterations(m->e) : 0;
 }
 
@@ -245,8 +248,13 @@ rp_milp_solve(struct rp_milp *m, double deadline, double mip_gap,
 	sol->bound = NAN;	/* unknown until the LP relaxation is solved */
 	set_units(m, m->units0);
 	/* GLPK's search starts from GLPK's optimal basis at this budget; an
-	 * engine that keeps no basis needs only the optimum. */
+	 * engine that keeps no basis needs only the optimum. With no time
+	 * left to solve the LP, there is no search. */
 	if (!m->lp_ok && !(m->ops->cold_lp && m->have_obj0)) {
+		if (deadline > 0 && rp_now() >= deadline) {
+			sol->result = RP_MILP_NOSOLUTION;
+			return;
+		}
 		enum rp_milp_result r = solve_lp(m, m->units0, deadline, &lpobj);
 		if (r != RP_MILP_OPTIMAL) {
 			sol->result = r;
