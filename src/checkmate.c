@@ -406,17 +406,16 @@ rp_checkmate_destroy(struct rp_checkmate *f)
 
 void
 rp_checkmate_budget_bounds(const struct rp_checkmate *f, double units,
-    void (*set_col)(void *ctx, int c, double lo, double hi),
-    void (*set_row)(void *ctx, int r, double lo, double hi), void *ctx)
+    void (*set)(void *ctx, int row, int k, double lo, double hi), void *ctx)
 {
 	long k;
 	int i;
 
 	for (k = 0; k < tri(f->n, 0); k++)
 		if (f->ucol[k] >= 0)
-			set_col(ctx, f->ucol[k], 0, units > 0 ? units : 0);
+			set(ctx, 0, f->ucol[k], 0, units > 0 ? units : 0);
 	for (i = 0; i < f->nbrow; i++)
-		set_row(ctx, f->brow[i], -HUGE_VAL, units);
+		set(ctx, 1, f->brow[i], -HUGE_VAL, units);
 }
 
 int

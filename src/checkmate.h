@@ -63,12 +63,11 @@ void rp_checkmate_destroy(struct rp_checkmate *f);
 /* The budget bytes in the model's memory units, above fixed memory. */
 double rp_checkmate_units(const struct rp_checkmate *f, int64_t budget);
 
-/* The bounds that change with the budget: calls set_col(ctx, c, lo, hi)
- * for every U column and set_row(ctx, r, lo, hi) for every budget row, for
- * a budget of units (rp_checkmate_units). */
+/* The bounds that change with the budget: calls set(ctx, 0, c, lo, hi)
+ * for every U column c and set(ctx, 1, r, lo, hi) for every budget row r,
+ * for a budget of units (rp_checkmate_units). */
 void rp_checkmate_budget_bounds(const struct rp_checkmate *f, double units,
-    void (*set_col)(void *ctx, int c, double lo, double hi),
-    void (*set_row)(void *ctx, int r, double lo, double hi), void *ctx);
+    void (*set)(void *ctx, int row, int k, double lo, double hi), void *ctx);
 
 /* The column of S[t][i], or -1 when it is not in the model. */
 int rp_checkmate_scol(const struct rp_checkmate *f, int t, int i);

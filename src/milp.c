@@ -126,26 +126,18 @@ rp_milp_have_cbc(void)
 	return rp_engine_get(RP_MILP_CBC) != NULL;
 }
 
-/* The budget bounds go to the model itself (for an engine loaded later)
+/* A budget bound goes to the model itself (for an engine loaded later)
  * and to the engine. */
 static void
-set_mip_col(void *ctx, int c, double lo, double hi)
+set_bounds(void *ctx, int row, int k, double lo, double hi)
 {
 	struct rp_milp *m = ctx;
-	m->f.mip.clo[c] = lo;
-	m->f.mip.chi[c] = hi;
-	if (m->e != NULL)
-		m->ops->set_col_bounds(m->e, c, lo, hi);
-}
 
-static void
-set_mip_row(void *ctx, int r, double lo, double hi)
-{
-	struct rp_milp *m = ctx;
-	m->f.mip.rlo[r] = lo;
-	m->f.mip.rhi[r] = hi;
+	(row ? m->f.mip.rlo : m->f.mip.clo)[k] = lo;
+	(row ? m->f.mip.rhi : m->f.mip.chi)[k] = hi;
 	if (m->e != NULL)
-		m->ops->set_row_bounds(m->e, r, lo, hi);
+		(row ? m->ops->set_row_bounds : m->ops->set_col_bounds)(m->e, k,
+		    lo, hi);
 }
 
 /* Moves the engine's bounds to a budget of units; what was solved at
@@ -155,7 +147,7 @@ set_units(struct rp_milp *m, double units)
 {
 	if (units == m->units)
 		return;
-	rp_checkmate_budget_bounds(&m->f, units, set_mip_col, set_mip_row, m);
+	rp_checkmate_budget_bounds(&m->f, units, set_bounds, m);
 	m->units = units;
 	m->lp_ok = 0;
 	m->lpbound = NAN;
