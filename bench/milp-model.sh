@@ -9,6 +9,9 @@
 # ENV_B, when set (VAR=VALUE ...), is the environment of MODEL_B's runs
 # only, e.g. ENV_B=RP_BENCH_MALLOC_DEFAULT=1 with MODEL_A = MODEL_B to
 # measure the allocator settings (milp_bench.c); its rows then say so.
+# BENCH_B, when set, is the milp_bench binary of MODEL_B's runs (one built
+# from another commit, say), to measure two builds side by side; its rows
+# then say "(BENCH_B)".
 # Usage: bench/milp-model.sh [SECONDS [MODEL_A MODEL_B]]
 . "$(dirname "$0")/common.sh"
 bench=${BENCH:-$top/bench/milp_bench}
@@ -42,9 +45,9 @@ for g in "$top"/graphs/linear-32.xml "$top"/graphs/resnet-4.xml \
     "$top"/graphs/unet-3.xml "$tmp"/training-71.xml; do
 	for b in 90 70; do
 		"$bench" "$g" "$b" "$secs" "$ma" >"$tmp/a" &
-		env ${ENV_B:-} "$bench" "$g" "$b" "$secs" "$mb" >"$tmp/b"
+		env ${ENV_B:-} "${BENCH_B:-$bench}" "$g" "$b" "$secs" "$mb" >"$tmp/b"
 		wait
 		row "$tmp/a"
-		row "$tmp/b" "${ENV_B:-}"
+		row "$tmp/b" "${ENV_B:-}${BENCH_B:+${ENV_B:+, }BENCH_B}"
 	done
 done
