@@ -50,6 +50,8 @@ add_col(struct build *b, char var, int a, int bb, int kind, double lo,
 
 	if (kind == 'B')
 		f->nbin++;
+	if (nm == NULL)
+		return c;	/* counting */
 	if (c >= nm->cap) {
 		cap = nm->cap;
 		rp_grow(&nm->var, &cap, c + 1, sizeof *nm->var);
@@ -157,7 +159,10 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 		    "for at most %d", n, RP_CHECKMATE_MAX_NODES);
 		return -1;
 	}
-	rp_mip_init(p);
+	if (flags & RP_CHECKMATE_COUNT)
+		rp_mip_init_counting(p);
+	else
+		rp_mip_init(p);
 	f->g = g;
 	f->n = n;
 	for (i = 0; i < n; i++)
@@ -182,7 +187,7 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 		f->fbase[t + 1] = f->fbase[t] + g->pred_off[t + 1];
 	f->fcol = rp_xmalloc(sizeof *f->fcol *
 	    (size_t)(f->fbase[n] ? f->fbase[n] : 1));
-	nm = rp_xcalloc(1, sizeof *nm);
+	nm = p->counting ? NULL : rp_xcalloc(1, sizeof *nm);
 	bd.f = f;
 	bd.nm = nm;
 
@@ -272,7 +277,7 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 				if (R(t, k) < 0 || (t == n - 1 && g->output[i])) {
 					/* k is not computed in stage t, or i must
 					 * stay resident: never freed here */
-					p->clo[fc] = p->chi[fc] = 0;
+					rp_mip_set_col_bounds(p, fc, 0, 0);
 					continue;
 				}
 				/* r1: FREE - R[t][k] + S[t+1][i] + sum R[t][j] >= 0;
@@ -362,6 +367,8 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 				rp_mip_add(p, row, f->fcol[f->fbase[t] + e],
 				    -(double)g->mem[g->pred[e]] / f->unit);
 	}
+	if (p->counting)
+		return 0;
 	/* The R columns, stage by stage: what an incumbent is read from. */
 	f->watch = rp_xmalloc(sizeof *f->watch * (size_t)(sz ? sz : 1));
 	f->watch_node = rp_xmalloc(sizeof *f->watch_node * (size_t)(sz ? sz : 1));
@@ -402,6 +409,34 @@ rp_checkmate_destroy(struct rp_checkmate *f)
 	free(f->watch);
 	free(f->watch_node);
 	memset(f, 0, sizeof *f);
+}
+
+void
+rp_checkmate_size(const struct rp_graph *g, int flags,
+    struct rp_checkmate_size *sz)
+{
+	struct rp_checkmate f;
+	char *cause = NULL;
+	double n = g->n;
+
+	memset(sz, 0, sizeof *sz);
+	/* Every U[t][k] has a column and a row of at least two nonzeros. */
+	sz->nonzeros = (long)(n * (n + 1));
+	sz->rows = sz->cols = (long)(n * (n + 1) / 2);
+	sz->exact = 0;
+	if (g->n > RP_CHECKMATE_MAX_NODES ||
+	    sz->nonzeros > RP_CHECKMATE_COUNT_LIMIT)
+		return;
+	if (rp_checkmate_build(&f, g, 0, flags | RP_CHECKMATE_COUNT,
+	    &cause) != 0) {
+		free(cause);
+		return;
+	}
+	sz->rows = f.mip.nrows;
+	sz->cols = f.mip.ncols;
+	sz->nonzeros = f.mip.nnz;
+	sz->exact = 1;
+	rp_checkmate_destroy(&f);
 }
 
 void

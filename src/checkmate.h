@@ -31,6 +31,8 @@
 #define RP_CHECKMATE_STAGE_ROWS 4
 /* Not a formulation: no starting basis (the engine's own), for benchmarks. */
 #define RP_CHECKMATE_SLACK_START 8
+/* Counts the model instead of building it (rp_checkmate_size). */
+#define RP_CHECKMATE_COUNT 16
 
 struct rp_checkmate {
 	const struct rp_graph *g;
@@ -59,6 +61,19 @@ void rp_checkmate_destroy(struct rp_checkmate *f);
 
 /* Largest graph the model is built for: it has O(n^2) stages x nodes. */
 #define RP_CHECKMATE_MAX_NODES 2000
+
+/* How large the model of g would be. */
+struct rp_checkmate_size {
+	long rows, cols, nonzeros;
+	int exact;	/* 0: a lower bound (too large to count) */
+};
+/* Above this many nonzeros the model is not counted exactly. */
+#define RP_CHECKMATE_COUNT_LIMIT 50000000L
+/* Counts the rows, columns and nonzeros of the model of g with the given
+ * flags, without holding it: the index arrays alone, O(n^2) ints.
+ * Time: O(n^2 + n m). */
+void rp_checkmate_size(const struct rp_graph *g, int flags,
+    struct rp_checkmate_size *sz);
 
 /* The budget bytes in the model's memory units, above fixed memory. */
 double rp_checkmate_units(const struct rp_checkmate *f, int64_t budget);

@@ -138,7 +138,8 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 	rp_best_init(&best);
 	seeds_run(pb, ctx, &sr);
-	m = rp_milp_build(g, pb->budget, &why);
+	m = rp_milp_build_within(g, pb->budget, o != NULL ? o->solver :
+	    RP_MILP_GLPK, deadline > 0 ? deadline - rp_now() : 0, &why);
 	if (m != NULL && o != NULL)
 		rp_milp_set_engine(m, o->solver, o->threads);
 	if (m != NULL) {

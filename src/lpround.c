@@ -649,7 +649,9 @@ lp_round_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	int rc;
 
 	/* A rounding kept by an earlier ilp needs no model. */
-	m = mm != NULL && mm->done ? NULL : rp_milp_build(pb->g, pb->budget, &why);
+	m = mm != NULL && mm->done ? NULL : rp_milp_build_within(pb->g,
+	    pb->budget, o != NULL ? o->solver : RP_MILP_GLPK, ctx->deadline > 0 ?
+	    ctx->deadline - rp_now() : 0, &why);
 	if (m == NULL && why != NULL) {
 		*note = why;	/* too large for the model: no plan, said so */
 		return 0;

@@ -71,6 +71,51 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	return m;
 }
 
+double
+rp_milp_lp_guess(enum rp_milp_engine engine, long nonzeros)
+{
+	double s = 15 * pow((double)nonzeros / 330e3, 2.2);
+	return engine == RP_MILP_CBC ? s / 4 : s;
+}
+
+/* The most nonzeros a model may have: about 300 bytes each in all (the
+ * model, the engine's copy, the simplex's working arrays; 775 MiB for
+ * 2.6M measured), kept within 2 GiB. */
+#define MAX_NONZEROS 7000000L
+
+/* How much longer than the time given the LP may be guessed to take and
+ * still be tried: the guess is rough, and an LP stopped early still gives
+ * a bound. */
+#define LP_GUESS_SLACK 4
+
+struct rp_milp *
+rp_milp_build_within(const struct rp_graph *g, int64_t budget,
+    enum rp_milp_engine engine, double seconds, char **cause)
+{
+	struct rp_checkmate_size sz;
+	double guess;
+
+	rp_checkmate_size(g, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
+	    RP_MILP_STAGE_ROWS, &sz);
+	guess = rp_milp_lp_guess(engine, sz.nonzeros);
+	if (g->n > RP_CHECKMATE_MAX_NODES || sz.nonzeros > MAX_NONZEROS) {
+		*cause = rp_xasprintf("the MILP would have %s%ld rows and %ld "
+		    "nonzeros, more than it is built for (%ld nonzeros, about "
+		    "2 GiB)", sz.exact ? "" : "at least ", sz.rows, sz.nonzeros,
+		    MAX_NONZEROS);
+		return NULL;
+	}
+	if (seconds > 0 && guess > LP_GUESS_SLACK * seconds) {
+		*cause = rp_xasprintf("the MILP would have %ld rows and %ld "
+		    "nonzeros, and its LP relaxation would take %s about %.0f s, "
+		    "far more than the %.3g s given, so it was not built",
+		    sz.rows, sz.nonzeros, rp_engine_get(engine) != NULL ?
+		    rp_engine_get(engine)->name : "the engine", guess, seconds);
+		return NULL;
+	}
+	return rp_milp_build(g, budget, cause);
+}
+
 void
 rp_milp_free(struct rp_milp *m)
 {

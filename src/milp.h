@@ -43,6 +43,21 @@ struct rp_milp *rp_milp_build(const struct rp_graph *g, int64_t budget,
     char **cause);
 struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
     int flags, char **cause);
+
+/* rp_milp_build for a search of seconds (<= 0: no limit) on the engine:
+ * the model's size is counted first (rp_checkmate_size), and where its LP
+ * relaxation would take the engine far longer than that (rp_milp_lp_guess)
+ * or the model would not fit in memory, it is not built: NULL, with
+ * *cause saying why. */
+struct rp_milp *rp_milp_build_within(const struct rp_graph *g, int64_t budget,
+    enum rp_milp_engine engine, double seconds, char **cause);
+
+/* A rough guess of the seconds the engine takes for the LP relaxation of
+ * a model with this many nonzeros, from measurements on the 2-core
+ * development machine (GLPK's dual simplex from checkpoint-all's basis:
+ * 0.3-2 s at 70k nonzeros, 5-15 s at 330k, 256 s to over 900 s at 1.8M;
+ * Clp about 4 times faster): 15 s x (nonzeros / 330k)^2.2 for GLPK. */
+double rp_milp_lp_guess(enum rp_milp_engine engine, long nonzeros);
 void rp_milp_free(struct rp_milp *m);
 
 void rp_milp_stats(const struct rp_milp *m, struct rp_milp_stats *st);

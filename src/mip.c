@@ -15,6 +15,13 @@ rp_mip_init(struct rp_mip *p)
 }
 
 void
+rp_mip_init_counting(struct rp_mip *p)
+{
+	rp_mip_init(p);
+	p->counting = 1;
+}
+
+void
 rp_mip_destroy(struct rp_mip *p)
 {
 	free(p->clo);
@@ -36,6 +43,8 @@ rp_mip_add_col(struct rp_mip *p, double lo, double hi, double obj, int integer)
 {
 	int c = p->ncols, cap;
 
+	if (p->counting)
+		return p->ncols++;
 	if (c == p->ccap) {
 		cap = p->ccap;
 		rp_grow(&p->clo, &cap, c + 1, sizeof *p->clo);
@@ -59,6 +68,8 @@ rp_mip_add_row(struct rp_mip *p, double lo, double hi)
 {
 	int r = p->nrows, cap;
 
+	if (p->counting)
+		return p->nrows++;
 	if (r == p->rcap) {
 		cap = p->rcap;
 		rp_grow(&p->rlo, &cap, r + 1, sizeof *p->rlo);
@@ -76,6 +87,10 @@ rp_mip_add(struct rp_mip *p, int row, int col, double v)
 {
 	if (row < 0 || col < 0 || v == 0)
 		return;
+	if (p->counting) {
+		p->nnz++;
+		return;
+	}
 	if (p->nnz == p->zcap) {
 		p->zcap = p->zcap ? p->zcap * 2 : 1 << 16;
 		p->ia = rp_xreallocarray(p->ia, (size_t)p->zcap, sizeof *p->ia);
@@ -86,6 +101,15 @@ rp_mip_add(struct rp_mip *p, int row, int col, double v)
 	p->ja[p->nnz] = col;
 	p->ar[p->nnz] = v;
 	p->nnz++;
+}
+
+void
+rp_mip_set_col_bounds(struct rp_mip *p, int c, double lo, double hi)
+{
+	if (p->counting)
+		return;
+	p->clo[c] = lo;
+	p->chi[c] = hi;
 }
 
 void

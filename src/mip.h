@@ -33,9 +33,14 @@ struct rp_mip {
 	const void *namectx;
 	int ccap, rcap;
 	long zcap;
+	int counting;		/* 1: only counts columns, rows and nonzeros */
 };
 
 void rp_mip_init(struct rp_mip *p);
+/* Starts a model that only counts what is added (ncols, nrows, nnz), so
+ * that a formulation can say how large a model would be without the
+ * memory to hold it. */
+void rp_mip_init_counting(struct rp_mip *p);
 void rp_mip_destroy(struct rp_mip *p);
 /* Adds a column; returns its number. */
 int rp_mip_add_col(struct rp_mip *p, double lo, double hi, double obj,
@@ -45,6 +50,8 @@ int rp_mip_add_row(struct rp_mip *p, double lo, double hi);
 /* Adds coefficient v at (row, col); a negative row or column (a variable
  * or row the formulation left out) or a zero v adds nothing. */
 void rp_mip_add(struct rp_mip *p, int row, int col, double v);
+/* Changes column c's bounds. */
+void rp_mip_set_col_bounds(struct rp_mip *p, int c, double lo, double hi);
 /* Allocates the starting basis, every column and row at RP_MIP_AT_LOWER;
  * call once all columns and rows are added. */
 void rp_mip_basis_init(struct rp_mip *p);

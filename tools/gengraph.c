@@ -7,10 +7,16 @@
  *   gengraph random N M SEED   a random DAG with N nodes and M edges
  *   gengraph training N SEED   a random training graph: N forward nodes,
  *                              a loss and a gradient node per forward node
+ *   gengraph layered N SEED [E]  a random layered DAG of N nodes, about E
+ *                              edges per node (default: 2.4 at 100 nodes
+ *                              up to 6 at 1,000), random costs and sizes,
+ *                              of the kind Moccasin (Bartan et al., ICML
+ *                              2023) plans
  *
  * Gradients of the layered models follow one rule: the gradient node of a
  * forward node f reads the gradients of f's consumers (or the loss), f
  * itself and f's inputs. Parameters and their gradients are fixed memory. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,6 +410,69 @@ gen_training(int nf, uint64_t seed)
 	write_graphml(id, 4, "ms");
 }
 
+/* A random layered DAG: layers of 1 to 2w nodes (w about sqrt(N) / 2);
+ * each node reads one node of the layer before, and further nodes of the
+ * three layers before it, or (one time in eight) of any earlier layer, to
+ * about epn edges per node. Costs 1-10 ms, sizes 1-16 MiB, no workspace;
+ * the last node is the output. No forward/backward split: every node is
+ * forward, as in Moccasin's graphs. */
+static void
+gen_layered(int n, uint64_t seed, double epn)
+{
+	char id[40];
+	int *layer_start, nl = 0, v, w, l, k, want, tries;
+	long long m = 0;
+
+	rng_state = seed;
+	if (epn <= 0)
+		epn = 2.4 + 3.6 * (n > 100 ? log10((double)n / 100) : 0);
+	w = (int)(sqrt((double)n) / 2);
+	if (w < 1)
+		w = 1;
+	layer_start = malloc(sizeof *layer_start * ((size_t)n + 2));
+	for (esetcap = 16; esetcap < (size_t)(epn * n + n) * 2; esetcap *= 2)
+		;
+	eset = calloc(esetcap, sizeof *eset);
+	if (layer_start == NULL || eset == NULL)
+		exit(4);
+	for (v = 0; v < n; ) {
+		int width = 1 + rng_below(2 * w);
+		layer_start[nl++] = v;
+		for (k = 0; k < width && v < n; k++, v++) {
+			snprintf(id, sizeof id, "n%d", v);
+			add_node(id, "op", 1 + rng_below(10),
+			    (1LL + rng_below(16)) << 20, 0, 0);
+		}
+	}
+	layer_start[nl] = n;
+	for (l = 1; l < nl; l++)
+		for (v = layer_start[l]; v < layer_start[l + 1]; v++) {
+			int p0 = layer_start[l - 1], p1 = layer_start[l];
+			int u = p0 + rng_below(p1 - p0);
+			if (eset_add(u, v)) {
+				add_edge(u, v);
+				m++;
+			}
+			/* further inputs, to the edges per node wanted so far */
+			want = (int)(epn * (v + 1)) - (int)m;
+			for (tries = 0; want > 0 && tries < 4 * want + 4; tries++) {
+				int lo = l >= 3 ? layer_start[l - 3] : 0;
+				u = rng_below(8) == 0 ? rng_below(p1) :
+				    lo + rng_below(p1 - lo);
+				if (eset_add(u, v)) {
+					add_edge(u, v);
+					m++;
+					want--;
+				}
+			}
+		}
+	nodes[n - 1].output = 1;
+	snprintf(id, sizeof id, "layered-%d-%llu", n, (unsigned long long)seed);
+	write_graphml(id, 0, "ms");
+	free(layer_start);
+	free(eset);
+}
+
 static int
 arg(const char *s)
 {
@@ -429,9 +498,13 @@ main(int argc, char **argv)
 		gen_random(arg(argv[2]), arg(argv[3]), (uint64_t)arg(argv[4]));
 	else if (argc == 4 && strcmp(argv[1], "training") == 0)
 		gen_training(arg(argv[2]), (uint64_t)arg(argv[3]));
+	else if ((argc == 4 || argc == 5) && strcmp(argv[1], "layered") == 0)
+		gen_layered(arg(argv[2]), (uint64_t)arg(argv[3]),
+		    argc == 5 ? atof(argv[4]) : 0);
 	else {
 		fprintf(stderr, "usage: gengraph linear N | resnet BLOCKS | "
-		    "unet DEPTH(<=6) | random N M SEED | training N SEED\n");
+		    "unet DEPTH(<=6) | random N M SEED | training N SEED | "
+		    "layered N SEED [EDGES_PER_NODE]\n");
 		return 2;
 	}
 	return ferror(stdout) ? 4 : 0;

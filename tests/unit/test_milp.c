@@ -178,6 +178,16 @@ main(void)
 		CHECK(m != NULL);
 		if (m == NULL)
 			continue;
+		/* The model's size, counted without building it, is its size. */
+		{
+			struct rp_checkmate_size sz;
+			struct rp_milp_stats ms;
+			rp_checkmate_size(g, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
+			    RP_MILP_STAGE_ROWS, &sz);
+			rp_milp_stats(m, &ms);
+			CHECK(sz.exact && sz.rows == ms.rows && sz.cols == ms.cols &&
+			    sz.nonzeros == ms.nonzeros);
+		}
 		rp_milp_solve(m, 0, 0, &sol, &seq);
 		if (opt_cost == HUGE_VAL) {
 			infeasible++;
