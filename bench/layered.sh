@@ -32,8 +32,9 @@ for n in $sizes; do
 			    "$tmp/r.csv"
 		done
 		awk -F, -v wall="$wall" '
+		    $1 != "strategy" && $1 != "lower bound" && $4 > 0 { base = $3 / $4 }
 		    $1 != "strategy" && $1 != "lower bound" && $2 == "fits" &&
-		        (best == "" || $3 + 0 < best) { best = $3 + 0; base = $3 / $4 }
+		        (best == "" || $3 + 0 < best) { best = $3 + 0 }
 		    $1 == "lower bound" { lb = $2 == "infeasible" ? "inf" : $3 }
 		    END {
 		        if (lb == "") printf " - |"
