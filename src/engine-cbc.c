@@ -38,7 +38,7 @@ coin(double v)
 /* Column-major copy of p. Within a column the rows come in descending
  * order, as GLPK lists them, so that both engines see the same matrix. */
 static struct rp_engine *
-load(const struct rp_mip *p, char **cause)
+load(const struct rp_mip *p)
 {
 	struct rp_engine *e = rp_xcalloc(1, sizeof *e);
 	int *roff = rp_xcalloc((size_t)p->nrows + 1, sizeof *roff);
@@ -47,7 +47,6 @@ load(const struct rp_mip *p, char **cause)
 	long k;
 	int c, r;
 
-	(void)cause;
 	e->nrows = p->nrows;
 	e->ncols = p->ncols;
 	e->start = rp_xcalloc((size_t)p->ncols + 1, sizeof *e->start);

@@ -79,7 +79,7 @@ glp_stat(int stat, int fixed)
 }
 
 static struct rp_engine *
-load(const struct rp_mip *p, char **cause)
+load(const struct rp_mip *p)
 {
 	struct rp_engine *e = rp_xcalloc(1, sizeof *e);
 	int *ia = rp_xmalloc(sizeof *ia * ((size_t)p->nnz + 1));
@@ -89,7 +89,6 @@ load(const struct rp_mip *p, char **cause)
 	long k;
 	int c, r;
 
-	(void)cause;
 	glp_term_hook(term_hook, NULL);
 	e->lp = glp_create_prob();
 	e->ncols = p->ncols;

@@ -43,9 +43,8 @@ struct rp_search {
 
 struct rp_engine_ops {
 	const char *name;
-	/* Loads p (which the engine copies: p may go afterwards). Returns
-	 * NULL with *cause set when the solver cannot take it. */
-	struct rp_engine *(*load)(const struct rp_mip *p, char **cause);
+	/* Loads p (which the engine copies: p may go afterwards). */
+	struct rp_engine *(*load)(const struct rp_mip *p);
 	void (*free)(struct rp_engine *e);
 	/* Changes bounds (-HUGE_VAL, HUGE_VAL: none). */
 	void (*set_col_bounds)(struct rp_engine *e, int c, double lo, double hi);

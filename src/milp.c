@@ -28,19 +28,12 @@ struct rp_milp {
 	double build_s;		/* formulation and loading into GLPK */
 };
 
+/* The model loaded into its engine, loading it when first needed. */
 static struct rp_engine *
 engine(struct rp_milp *m)
 {
-	char *cause = NULL;
-
-	if (m->e == NULL) {
-		m->e = m->ops->load(&m->f.mip, &cause);
-		if (m->e == NULL) {
-			/* Neither engine refuses a model today. */
-			free(cause);
-			abort();
-		}
-	}
+	if (m->e == NULL)
+		m->e = m->ops->load(&m->f.mip);
 	return m->e;
 }
 
@@ -359,9 +352,7 @@ rp_milp_write(struct rp_milp *m, const char *path, int lp_format, char **cause)
 	if (m->ops == &rp_engine_glpk)
 		return rp_engine_glpk_write(engine(m), path, lp_format, cause);
 	/* The files are GLPK's: a GLPK copy of the model writes them. */
-	e = rp_engine_glpk.load(&m->f.mip, cause);
-	if (e == NULL)
-		return -1;
+	e = rp_engine_glpk.load(&m->f.mip);
 	rc = rp_engine_glpk_write(e, path, lp_format, cause);
 	rp_engine_glpk.free(e);
 	return rc;
