@@ -199,8 +199,9 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "lower bound,infeasible,,,,%lld,,,no,"
 		    "no frontier-advancing plan fits,\n", (long long)pb->budget);
 	else if (!isnan(lb))
-		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,"
-		    "frontier-advancing plans,\n", lb, "", (long long)pb->budget);
+		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,%s,\n", lb, "",
+		    (long long)pb->budget, lb <= pb->baseline ?
+		    "every plan (the baseline)" : "frontier-advancing plans");
 }
 
 /* The comparison as one JSON object. */
@@ -247,6 +248,9 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "null");
 	fprintf(f, ",\"frontier_advancing_infeasible\":%s",
 	    isinf(lb) ? "true" : "false");
+	if (isfinite(lb))
+		fprintf(f, ",\"lower_bound_holds_for\":\"%s\"", lb <=
+		    pb->baseline ? "every plan" : "frontier-advancing plans");
 	fprintf(f, ",\"picked\":");
 	if (picked >= 0)
 		json_str(f, res[picked].strategy->name);
@@ -316,6 +320,10 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "proved: no frontier-advancing plan (each node "
 		    "computed first in execution order, once per stage) fits "
 		    "this budget\n");
+	else if (!isnan(lb) && lb <= pb->baseline)
+		fprintf(f, "the lower bound is the baseline cost, which holds for "
+		    "every plan (each node computed at least once); no stronger "
+		    "bound was found\n");
 	else if (!isnan(lb))
 		fprintf(f, "the lower bound holds for frontier-advancing plans "
 		    "(each node computed first in execution order, once per "
