@@ -110,13 +110,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", cause);
 		return 4;
 	}
-	rp_milp_stats(m, &st);
 	/* LP rounding (which solves the LP relaxation first) */
 	rp_best_init(&best);
 	t0 = rp_now();
 	ctx.deadline = t0 + secs;
 	rp_lp_round(&pb, &ctx, m, &best, &lpb, NULL, &cause);
 	lpr_s = rp_now() - t0;
+	rp_milp_stats(m, &st);	/* build_s: formulation and loading into GLPK */
 	lp_s = NAN;
 	{
 		/* the LP alone, on a fresh model, for its time */

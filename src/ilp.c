@@ -145,8 +145,9 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	if (m != NULL) {
 		struct rp_milp_stats st;
 		rp_milp_stats(m, &st);
-		rp_log(ctx, 1, "ilp: MILP built in %.2f s: %d rows, %d columns, "
-		    "%ld nonzeros", st.build_s, st.rows, st.cols, st.nonzeros);
+		rp_log(ctx, 1, "ilp: MILP formulated in %.2f s: %d rows, %d "
+		    "columns, %ld nonzeros", st.build_s, st.rows, st.cols,
+		    st.nonzeros);
 	}
 	/* LP relaxation, and the plans of LP rounding. */
 	if (m != NULL && rp_lp_round(pb, ctx, m, &best, &lpb, NULL, cause) != 0)

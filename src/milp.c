@@ -25,15 +25,20 @@ struct rp_milp {
 	double obj0;
 	double *warm;		/* accepted offer, by column */
 	double warm_obj;
-	double build_s;		/* formulation and loading into GLPK */
+	double build_s;		/* formulation, and loading into the engine
+				   once that is done */
 };
 
-/* The model loaded into its engine, loading it when first needed. */
+/* The model loaded into its engine, loading it when first needed (after
+ * rp_milp_set_engine, so that a model is loaded into one engine only). */
 static struct rp_engine *
 engine(struct rp_milp *m)
 {
-	if (m->e == NULL)
+	if (m->e == NULL) {
+		double t0 = rp_now();
 		m->e = m->ops->load(&m->f.mip);
+		m->build_s += rp_now() - t0;
+	}
 	return m->e;
 }
 
@@ -59,7 +64,6 @@ rp_milp_build_ex(const struct rp_graph *g, int64_t budget, int flags,
 	m->threads = 1;
 	m->units0 = m->units = rp_checkmate_units(&m->f, budget);
 	m->lpbound = NAN;
-	engine(m);
 	m->build_s = rp_now() - t0;
 	return m;
 }

@@ -24,7 +24,8 @@ struct rp_milp_stats {
 	int rows, cols, binaries;
 	long nonzeros;
 	int eliminated;		/* variables fixed to 0 before solving */
-	double build_s;
+	double build_s;		/* formulation, and loading into the engine
+				   once the first solve has done it */
 	int lp_iterations;	/* the engine's simplex iterations so far */
 };
 
@@ -37,8 +38,10 @@ struct rp_milp_stats {
 #define RP_MILP_STAGE_ROWS RP_CHECKMATE_STAGE_ROWS
 #define RP_MILP_SLACK_START RP_CHECKMATE_SLACK_START
 
-/* Builds the model of g at budget bytes on GLPK, or returns NULL with
- * *cause set. The caller frees it with rp_milp_free. */
+/* Builds the model of g at budget bytes, for GLPK unless
+ * rp_milp_set_engine says otherwise (the engine takes it at the first
+ * solve), or returns NULL with *cause set. The caller frees it with
+ * rp_milp_free. */
 struct rp_milp *rp_milp_build(const struct rp_graph *g, int64_t budget,
     char **cause);
 struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
