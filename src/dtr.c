@@ -50,7 +50,8 @@ struct frame {
 	int v;
 	int pstart, pend;	/* its evicted inputs, in dtr.pending */
 	int pi;			/* next of them to make resident */
-	int waiting;		/* pending[pi] is being rematerialized */
+	int waiting;		/* 1: pending[pi] is being rematerialized,
+				 * 2: an input evicted again (soft locks) */
 };
 
 struct dtr {
@@ -84,6 +85,15 @@ struct dtr {
 	int nf, fcap;
 	int *pending, npending, pcap;
 	uint64_t rng;
+
+	/* The offline variant (lookahead): eviction knows when the program
+	 * reads each value next, and an outer frame's inputs may be evicted
+	 * when nothing else can (soft locks). */
+	int lookahead, soft;
+	int stage;			/* the program's node being performed */
+	int *nu;			/* per node: its first reader >= stage, in succ */
+	int *hard, hardgen;		/* inputs of the node being computed */
+	long ncompute, compute_limit;
 
 	double deadline;		/* rp_now() time to stop by, <= 0: none */
 	unsigned ticks;			/* work since the clock was last read */
@@ -405,11 +415,28 @@ release(struct dtr *d, int v)
 		do_evict(d, v);
 }
 
+/* How many program steps until v is read next: its first reader at or
+ * after the current stage (readers are in program order in succ), or the
+ * end of the program for outputs and values only recomputation reads. */
+static double
+next_read_distance(struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	int j = d->nu[v], end = g->succ_off[v + 1];
+
+	while (j < end && g->succ[j] < d->stage)
+		j++;
+	d->nu[v] = j;
+	return (double)((j < end ? g->succ[j] : g->n) - d->stage) + 1;
+}
+
 static double
 score(struct dtr *d, int v)
 {
 	const struct rp_graph *g = d->g;
-	double m = (double)g->mem[v], s = d->T - d->last[v] + d->tick;
+	double m = (double)g->mem[v];
+	double s = d->lookahead ? next_read_distance(d, v) :
+	    d->T - d->last[v] + d->tick;
 
 	switch (d->h) {
 	case RP_DTR_FULL:
@@ -436,26 +463,39 @@ score(struct dtr *d, int v)
 	}
 }
 
-/* Evicts the lowest-scored evictable value (ties: lowest node). Returns 0
- * when nothing can be evicted, -1 when the time ran out. */
+/* Evicts the lowest-scored evictable value (ties: lowest node). With soft
+ * locks, a value locked only by an outer frame is evicted when no unlocked
+ * one can be; the frame makes it resident again before it computes. The
+ * inputs of the node being computed are never evicted. Returns 0 when
+ * nothing can be evicted, -1 when the time ran out. */
 static int
 evict_one(struct dtr *d)
 {
-	int i, v, best = -1;
-	double bs = 0, s;
+	int i, v, best = -1, lbest = -1;
+	double bs = 0, lbs = 0, s;
 
 	for (i = 0; i < d->nres; i++) {
 		v = d->rlist[i];
-		if (d->lock[v] > 0 || d->g->mem[v] == 0 || pinned(d, v))
+		if (d->g->mem[v] == 0 || pinned(d, v))
+			continue;
+		if (d->lock[v] > 0 && (!d->soft || d->hard[v] == d->hardgen ||
+		    d->stage == d->g->n))
 			continue;
 		if (out_of_time(d))
 			return -1;
 		s = score(d, v);
-		if (best < 0 || s < bs || (s == bs && v < best)) {
+		if (d->lock[v] > 0) {
+			if (lbest < 0 || s < lbs || (s == lbs && v < lbest)) {
+				lbest = v;
+				lbs = s;
+			}
+		} else if (best < 0 || s < bs || (s == bs && v < best)) {
 			best = v;
 			bs = s;
 		}
 	}
+	if (best < 0)
+		best = lbest;
 	if (best < 0)
 		return 0;
 	do_evict(d, best);
@@ -499,6 +539,9 @@ compute(struct dtr *d, int v)
 	int64_t need = g->mem[v] + g->workspace[v];
 	int j, again = d->computed[v];
 
+	d->hardgen++;
+	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+		d->hard[g->pred[j]] = d->hardgen;
 	while (d->cur + need > d->budget) {
 		int k = evict_one(d);
 		if (k <= 0) {
@@ -543,7 +586,8 @@ compute(struct dtr *d, int v)
 		else if (d->want_banish[p] && d->evdep[p] == 0)
 			banish_try(d, p);
 	}
-	if (d->cost_limit > 0 && d->cost > d->cost_limit) {
+	if ((d->cost_limit > 0 && d->cost > d->cost_limit) ||
+	    (d->compute_limit > 0 && ++d->ncompute > d->compute_limit)) {
 		d->failed = 2;
 		d->fail_node = v;
 		return -1;
@@ -551,19 +595,33 @@ compute(struct dtr *d, int v)
 	return 0;
 }
 
+/* The first input of v that is not resident, or -1. */
+static int
+missing_input(const struct dtr *d, int v)
+{
+	const struct rp_graph *g = d->g;
+	int j;
+
+	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+		if (!d->resident[g->pred[j]])
+			return g->pred[j];
+	return -1;
+}
+
 /* PerformOp(v): rematerializes evicted inputs depth-first with an explicit
- * stack (chains can be as long as the graph), then computes v. */
+ * stack (chains can be as long as the graph), then computes v. With soft
+ * locks an input made resident may have been evicted again by a deeper
+ * frame: it is rematerialized once more (its lock still stands). */
 static int
 perform(struct dtr *d, int v)
 {
 	push_frame(d, v);
 	while (d->nf > 0) {
 		struct frame *f = &d->fs[d->nf - 1];
-		if (f->waiting) {
-			d->lock[d->pending[f->pi]]++;
-			f->pi++;
-			f->waiting = 0;
-		}
+		int p;
+		if (f->waiting == 1)
+			d->lock[d->pending[f->pi++]]++;
+		f->waiting = 0;
 		while (f->pi < f->pend && d->resident[d->pending[f->pi]]) {
 			/* made resident by a sibling's rematerialization */
 			d->lock[d->pending[f->pi]]++;
@@ -572,6 +630,11 @@ perform(struct dtr *d, int v)
 		if (f->pi < f->pend) {
 			f->waiting = 1;
 			push_frame(d, d->pending[f->pi]);
+			continue;
+		}
+		if (d->soft && (p = missing_input(d, f->v)) >= 0) {
+			f->waiting = 2;
+			push_frame(d, p);
 			continue;
 		}
 		if (compute(d, f->v) != 0)
@@ -612,15 +675,27 @@ dtr_free(struct dtr *d)
 	free(d->bq);
 	free(d->fs);
 	free(d->pending);
+	free(d->nu);
+	free(d->hard);
 }
 
-/* One simulation, eager eviction or banishing. On success the plan is the
- * run and *cost its cost; when the run fails (out of memory, thrashing) the
- * plan is left empty and *note says why. Returns -1 with *cause set only
- * when the replay of the plan disagrees with the simulation. */
+/* One simulation's settings. */
+struct dtr_cfg {
+	enum rp_dtr_heuristic h;
+	int banish;		/* banish dead values, else evict them eagerly */
+	int lookahead;		/* staleness becomes the distance to the next read */
+	int soft;		/* soft locks */
+	int64_t budget;		/* the simulation's, at most the problem's */
+};
+
+/* One simulation. On success the plan is the run and *cost its cost; when
+ * the run fails (out of memory, thrashing) the plan is left empty and
+ * *note says why. Returns -1 with *cause set only when the replay of the
+ * plan disagrees with the simulation. */
 static int
-dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx, int banish,
-    struct rp_plan *plan, double *cost, char **note, char **cause)
+dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    const struct dtr_cfg *cfg, struct rp_plan *plan, double *cost,
+    char **note, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	const struct rp_options *o = ctx->opt;
@@ -630,10 +705,15 @@ dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx, int banish,
 
 	memset(&d, 0, sizeof d);
 	d.g = g;
-	d.h = o->dtr_heuristic;
-	d.banish_mode = banish;
+	d.h = cfg->h;
+	d.banish_mode = cfg->banish;
+	d.lookahead = cfg->lookahead;
+	d.soft = cfg->soft;
 	d.cost_limit = o->dtr_thrash > 0 ? o->dtr_thrash * pb->baseline : 0;
-	d.budget = pb->budget;
+	/* Soft locks can cycle; with zero-cost nodes the cost limit would
+	 * not notice. */
+	d.compute_limit = d.soft ? 64 * (long)n + 1024 : 0;
+	d.budget = cfg->budget;
 	d.deadline = ctx->deadline;
 	d.cur = g->fixed_mem;
 	d.peak = g->fixed_mem;
@@ -660,14 +740,18 @@ dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx, int banish,
 	d.elem = rp_xcalloc(n, sizeof *d.elem);
 	d.mark = rp_xcalloc(n, sizeof *d.mark);
 	d.stack = rp_xcalloc(n, sizeof *d.stack);
+	d.nu = rp_xcalloc(n, sizeof *d.nu);
+	d.hard = rp_xcalloc(n, sizeof *d.hard);
 
 	for (v = 0; v < g->n; v++) {
 		d.refs[v] = rp_nsucc(g, v);
 		d.elem[v] = -1;
 		d.rpos[v] = -1;
+		d.nu[v] = g->succ_off[v];
 	}
 
 	for (v = 0; v < g->n && !d.failed; v++) {
+		d.stage = v;
 		if (perform(&d, v) != 0)
 			break;
 		/* The program's references: inputs whose last reader was v,
@@ -689,6 +773,7 @@ dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx, int banish,
 	/* Outputs must be resident at the end: lock those that are, then
 	 * rematerialize the others. */
 	if (!d.failed) {
+		d.stage = g->n;
 		for (v = 0; v < g->n; v++)
 			if (g->output[v] && d.resident[v])
 				d.lock[v]++;
@@ -747,17 +832,23 @@ dtr_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	struct rp_plan other;
+	struct dtr_cfg cfg;
 	double c0 = 0, c1 = 0;
 	char *n1 = NULL;
 	int mode = ctx->opt->dtr_banish;
 
 	(void)bound;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.h = ctx->opt->dtr_heuristic;
+	cfg.budget = pb->budget;
+	cfg.banish = mode > 0;
 	if (mode >= 0)
-		return dtr_sim(pb, ctx, mode, plan, &c0, note, cause);
-	if (dtr_sim(pb, ctx, 0, plan, &c0, note, cause) != 0)
+		return dtr_sim(pb, ctx, &cfg, plan, &c0, note, cause);
+	if (dtr_sim(pb, ctx, &cfg, plan, &c0, note, cause) != 0)
 		return -1;
 	rp_plan_init(&other);
-	if (dtr_sim(pb, ctx, 1, &other, &c1, &n1, cause) != 0) {
+	cfg.banish = 1;
+	if (dtr_sim(pb, ctx, &cfg, &other, &c1, &n1, cause) != 0) {
 		rp_plan_destroy(&other);
 		free(n1);
 		return -1;
@@ -786,4 +877,111 @@ const struct rp_strategy rp_strategy_dtr = {
 	    "(--dtr-heuristic)",
 	0,
 	dtr_run,
+};
+
+/* ---- lookahead: the simulation with the program known in advance ---- */
+
+/* The lookahead strategy. DTR decides online, by staleness; a static
+ * planner knows the whole program, so here a value's score divides its
+ * recomputation cost (with its evicted neighborhood, as h_DTR) by its size
+ * and by the number of steps until the program reads it next: Belady's
+ * rule, weighted by what eviction costs. Outer frames hold their inputs by
+ * soft locks, so nested rematerialization cannot lock the memory up. The
+ * greedy result is not monotone in the budget, so a few variants and
+ * slightly lower internal budgets are simulated and the cheapest plan that
+ * fits is kept. */
+static int
+lookahead_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
+{
+	static const enum rp_dtr_heuristic hs[] = {
+		RP_DTR_FULL, RP_DTR_LOCAL,
+	};
+	static const double factors[] = { 1, 0.97, 0.94 };
+	struct rp_best best;
+	struct dtr_cfg cfg;
+	char *first_fail = NULL;
+	size_t hi, fi;
+	int soft, banish;
+
+	(void)bound;
+	rp_best_init(&best);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.lookahead = 1;
+	for (fi = 0; fi < sizeof factors / sizeof factors[0]; fi++)
+	for (hi = 0; hi < sizeof hs / sizeof hs[0]; hi++)
+	for (soft = 1; soft >= 0; soft--)
+	for (banish = 0; banish < 2; banish++) {
+		struct rp_plan p;
+		double c = 0;
+		char *n1 = NULL;
+		int64_t b = pb->budget;
+
+		if (ctx->deadline > 0 && rp_now() > ctx->deadline)
+			goto done;
+		if (fi > 0) {
+			if (b == INT64_MAX)
+				goto done;
+			b = pb->g->fixed_mem + (int64_t)((double)(b -
+			    pb->g->fixed_mem) * factors[fi]);
+		}
+		cfg.h = hs[hi];
+		cfg.soft = soft;
+		cfg.banish = banish;
+		cfg.budget = b;
+		rp_plan_init(&p);
+		if (dtr_sim(pb, ctx, &cfg, &p, &c, &n1, cause) != 0) {
+			rp_plan_destroy(&p);
+			free(n1);
+			free(first_fail);
+			rp_best_destroy(&best);
+			return -1;
+		}
+		rp_log(ctx, 2, "lookahead %s %s %s at %.0f%%: %s %.6g",
+		    rp_dtr_heuristic_name(cfg.h), soft ? "soft" : "hard",
+		    banish ? "banish" : "eager", 100 * factors[fi],
+		    p.len ? "cost" : n1, p.len ? c / pb->baseline : 0);
+		if (p.len == 0) {
+			if (first_fail == NULL)
+				first_fail = n1;
+			else
+				free(n1);
+			rp_plan_destroy(&p);
+			continue;
+		}
+		free(n1);
+		n1 = rp_xasprintf("heuristic %s over the distance to the next "
+		    "read, %s locks, %s", rp_dtr_heuristic_name(cfg.h),
+		    soft ? "soft" : "hard", banish ? "banishing" :
+		    "eager eviction");
+		if (fi > 0) {
+			char *t = rp_xasprintf("%s, simulated at %.0f%% of the "
+			    "budget", n1, 100 * factors[fi]);
+			free(n1);
+			n1 = t;
+		}
+		if (rp_best_offer(&best, pb, &p, n1, cause) != 0) {
+			free(first_fail);
+			rp_best_destroy(&best);
+			return -1;
+		}
+	}
+done:
+	if (best.have)
+		rp_best_take(&best, plan, note);
+	else
+		*note = first_fail ? first_fail : rp_xstrdup("stopped at the "
+		    "time limit (--time-limit) before the first simulation");
+	if (best.have)
+		free(first_fail);
+	rp_best_destroy(&best);
+	return 0;
+}
+
+const struct rp_strategy rp_strategy_lookahead = {
+	"lookahead",
+	"offline rematerialization: DTR's simulation with eviction by the "
+	    "distance to the next read",
+	0,
+	lookahead_run,
 };

@@ -16,6 +16,8 @@ static const struct rp_strategy *const strategies[] = {
 	&rp_strategy_chen_sqrtn,
 	&rp_strategy_chen_greedy,
 	&rp_strategy_dtr,
+	&rp_strategy_lookahead,
+	&rp_strategy_peak_split,
 	&rp_strategy_lp_round,
 	&rp_strategy_ilp,
 };

@@ -1,0 +1,82 @@
+#!/bin/sh
+# The shipped graphs (graphs/*.xml) at 90, 70 and 50% of the checkpoint-all
+# peak and at the tightest budget where a heuristic fits, default run (every
+# strategy) with --time-limit SECONDS (default 10), side by side with
+# another build's default run (OLD=path/to/remat-plan; skipped when unset).
+# Prints a Markdown table: the picked strategy and overhead of each run,
+# DTR's overhead, the new run's extra cost over DTR's extra cost, and the
+# lower bound's ratio to the baseline. Ends with the mean of that ratio
+# over the cases where DTR fits and costs more than the baseline.
+# Usage: bench/real.sh [SECONDS [GRAPHS...]]
+. "$(dirname "$0")/common.sh"
+secs=${1:-10}
+[ $# -gt 0 ] && shift
+graphs=${*:-$(ls "$top"/graphs/*.xml)}
+old=${OLD:-}
+heur=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lookahead,peak-split
+
+# The smallest budget (bytes) where one of the heuristics fits.
+tightest() {
+	info=$("$rp" --graph "$1" --info -f json)
+	lo=$(echo "$info" | sed -n 's/.*"min_budget":\([0-9]*\).*/\1/p')
+	hi=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
+	while [ $((hi - lo)) -gt $((hi / 1000)) ]; do
+		mid=$(((lo + hi) / 2))
+		if "$rp" --graph "$1" --budget "$mid" -s "$heur" >/dev/null 2>&1; then
+			hi=$mid
+		else
+			lo=$((mid + 1))
+		fi
+	done
+	echo "$hi"
+}
+
+# run BINARY GRAPH BUDGET: the CSV report of a default run.
+run() {
+	"$1" --graph "$2" --budget "$3" -t "$secs" -f csv 2>/dev/null || true
+}
+
+# pick CSV: "strategy overhead cost" of the cheapest fitting row, or "- - -".
+pick() {
+	awk -F, '$1 != "strategy" && $1 != "lower bound" && $2 == "fits" &&
+	    (c == "" || $3 + 0 < c) { c = $3 + 0; s = $1; o = $4 }
+	    END { if (c == "") print "- - -"; else print s, o, c }' "$1"
+}
+
+printf '| graph | budget |'
+[ -n "$old" ] && printf ' before: picked | before |'
+printf ' now: picked | now | dtr | (now - 1) / (dtr - 1) | bound | wall s |\n'
+printf '|---|---:|'
+[ -n "$old" ] && printf -- '---|---:|'
+printf -- '---|---:|---:|---:|---:|---:|\n'
+for g in $graphs; do
+	name=$(basename "$g" .xml)
+	t=$(tightest "$g")
+	for b in 90% 70% 50% "$t"; do
+		label=$b
+		[ "$b" = "$t" ] && label="tightest ($(awk -v t="$t" \
+		    'BEGIN { printf "%.1f MiB", t / 1048576 }'))"
+		printf '| %s | %s |' "$name" "$label"
+		if [ -n "$old" ]; then
+			run "$old" "$g" "$b" >"$tmp/old.csv"
+			set -- $(pick "$tmp/old.csv")
+			printf ' %s | %s |' "$1" "$2"
+		fi
+		start=$(date +%s)
+		run "$rp" "$g" "$b" >"$tmp/new.csv"
+		wall=$(($(date +%s) - start))
+		set -- $(pick "$tmp/new.csv")
+		now=$2
+		dtr=$(awk -F, '$1 == "dtr" && $2 == "fits" { print $4 }' "$tmp/new.csv")
+		lb=$(awk -F, '$1 == "lower bound" { print $2 == "infeasible" ? "inf" : $4 }' \
+		    "$tmp/new.csv")
+		rel=$(awk -v n="$now" -v d="${dtr:-}" 'BEGIN {
+		    if (d == "" || n == "-" || d + 0 <= 1) print "-";
+		    else printf "%.2f", (n - 1) / (d - 1) }')
+		printf ' %s | %s | %s | %s | %s | %s |\n' "$1" "$now" "${dtr:--}" \
+		    "$rel" "${lb:--}" "$wall"
+	done
+done | tee "$tmp/table"
+awk -F'|' '{ v = $(NF - 3); gsub(/ /, "", v) } v ~ /^[0-9.]+$/ { s += v; k++ }
+    END { if (k) printf "\nmean (now - 1) / (dtr - 1) over %d cases: %.3f\n", k, s / k }' \
+    "$tmp/table"
