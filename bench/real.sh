@@ -55,7 +55,8 @@ for g in $graphs; do
 	for b in 90% 70% 50% "$t"; do
 		label=$b
 		[ "$b" = "$t" ] && label="tightest ($(awk -v t="$t" \
-		    'BEGIN { printf "%.1f MiB", t / 1048576 }'))"
+		    'BEGIN { if (t < 1048576) printf "%d B", t
+		        else printf "%.1f MiB", t / 1048576 }'))"
 		printf '| %s | %s |' "$name" "$label"
 		if [ -n "$old" ]; then
 			run "$old" "$g" "$b" >"$tmp/old.csv"
@@ -68,8 +69,11 @@ for g in $graphs; do
 		set -- $(pick "$tmp/new.csv")
 		now=$2
 		dtr=$(awk -F, '$1 == "dtr" && $2 == "fits" { print $4 }' "$tmp/new.csv")
-		lb=$(awk -F, '$1 == "lower bound" { print $2 == "infeasible" ? "inf" : $4 }' \
-		    "$tmp/new.csv")
+		lb=$(awk -F, '$1 != "strategy" && $1 != "lower bound" && $4 > 0 {
+		    base = $3 / $4 }
+		    $1 == "lower bound" { lb = $2 == "infeasible" ? "inf" : $3 }
+		    END { if (lb == "" || lb == "inf" || base <= 0) print lb;
+		        else printf "%.3f\n", lb / base }' "$tmp/new.csv")
 		rel=$(awk -v n="$now" -v d="${dtr:-}" 'BEGIN {
 		    if (d == "" || n == "-" || d + 0 <= 1) print "-";
 		    else printf "%.2f", (n - 1) / (d - 1) }')

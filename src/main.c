@@ -71,7 +71,8 @@ usage(FILE *f)
 "  -c, --check PLAN       validate a plan file against the graph\n"
 "  -f, --format FMT       report format: table (default), csv or json\n"
 "  -t, --time-limit SEC   time limit for each strategy, all its work\n"
-"                         included (lp-round and ilp: 60 when not given)\n"
+"                         included (lp-round and ilp: 60 when not given);\n"
+"                         the whole run stops within twice SEC\n"
 "  -i, --info             print graph statistics and exit\n"
 "      --dtr-heuristic H  DTR eviction heuristic: dtr (default), dtr-eqclass,\n"
 "                         dtr-local, lru, largest, msps or random\n"
@@ -530,6 +531,10 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	ctx.opt = &c->opt;
 	ctx.log = progress_log;
 	ctx.shared = &shared;
+	/* The whole run, every strategy included, within twice the limit:
+	 * each strategy gets the limit, but never past this. */
+	if (c->opt.time_limit > 0)
+		ctx.deadline = rp_now() + 2 * c->opt.time_limit;
 	for (i = 0; i < n; i++) {
 		rp_strategy_run(strats[i], pb, &ctx, &res[i]);
 		shared.nresults = i + 1;
