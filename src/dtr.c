@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,8 @@ struct dtr {
 	double deadline;		/* rp_now() time to stop by, <= 0: none */
 	unsigned ticks;			/* work since the clock was last read */
 	int failed;			/* 1: out of memory, 2: thrashing,
-					 * 3: out of time */
+					 * 3: out of time, 4: too many
+					 * computations (soft locks) */
 	int fail_node;
 };
 
@@ -586,9 +588,13 @@ compute(struct dtr *d, int v)
 		else if (d->want_banish[p] && d->evdep[p] == 0)
 			banish_try(d, p);
 	}
-	if ((d->cost_limit > 0 && d->cost > d->cost_limit) ||
-	    (d->compute_limit > 0 && ++d->ncompute > d->compute_limit)) {
+	if (d->cost_limit > 0 && d->cost > d->cost_limit) {
 		d->failed = 2;
+		d->fail_node = v;
+		return -1;
+	}
+	if (d->compute_limit > 0 && ++d->ncompute > d->compute_limit) {
+		d->failed = 4;
 		d->fail_node = v;
 		return -1;
 	}
@@ -789,6 +795,10 @@ dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			*note = rp_xasprintf("%s: out of memory: '%s' with its "
 			    "locked inputs does not fit", rp_dtr_heuristic_name(d.h),
 			    g->id[d.fail_node]);
+		else if (d.failed == 4)
+			*note = rp_xasprintf("%s: thrashing: more than %ld "
+			    "computations at '%s'", rp_dtr_heuristic_name(d.h),
+			    d.compute_limit, g->id[d.fail_node]);
 		else if (d.failed == 3)
 			*note = rp_xasprintf("%s: stopped at the time limit "
 			    "(--time-limit) at '%s', before the plan was complete",
@@ -914,7 +924,7 @@ lookahead_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	for (banish = 0; banish < 2; banish++) {
 		struct rp_plan p;
 		double c = 0;
-		char *n1 = NULL;
+		char *n1 = NULL, at[48];
 		int64_t b = pb->budget;
 
 		if (ctx->deadline > 0 && rp_now() > ctx->deadline)
@@ -950,16 +960,14 @@ lookahead_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			continue;
 		}
 		free(n1);
+		at[0] = '\0';
+		if (fi > 0)
+			snprintf(at, sizeof at, ", simulated at %.0f%% of the "
+			    "budget", 100 * factors[fi]);
 		n1 = rp_xasprintf("heuristic %s over the distance to the next "
-		    "read, %s locks, %s", rp_dtr_heuristic_name(cfg.h),
+		    "read, %s locks, %s%s", rp_dtr_heuristic_name(cfg.h),
 		    soft ? "soft" : "hard", banish ? "banishing" :
-		    "eager eviction");
-		if (fi > 0) {
-			char *t = rp_xasprintf("%s, simulated at %.0f%% of the "
-			    "budget", n1, 100 * factors[fi]);
-			free(n1);
-			n1 = t;
-		}
+		    "eager eviction", at);
 		if (rp_best_offer(&best, pb, &p, n1, cause) != 0) {
 			free(first_fail);
 			rp_best_destroy(&best);

@@ -48,14 +48,12 @@ struct ps {
 	struct rp_plan plan;
 	double cost;
 	int64_t peak, excess;
-	int64_t *mem;		/* per statement */
 	int *stage;		/* per statement */
 	int *ralloc, *rfree;	/* per register: statements, rfree INT_MAX: kept */
 	int *roff, *rd;		/* per register: the statements reading it */
 	int *noff, *nregs;	/* per node: its registers in order */
 	int64_t *smax;		/* per stage: the most memory during it */
 	int *sarg;		/* per stage: the statement where that is */
-	int *sstart;		/* per stage: its first statement */
 	int cap_stmt, cap_reg;
 	long evals;
 
@@ -68,7 +66,6 @@ ps_destroy(struct ps *p)
 	free(p->s);
 	free(p->tmp);
 	rp_plan_destroy(&p->plan);
-	free(p->mem);
 	free(p->stage);
 	free(p->ralloc);
 	free(p->rfree);
@@ -78,7 +75,6 @@ ps_destroy(struct ps *p)
 	free(p->nregs);
 	free(p->smax);
 	free(p->sarg);
-	free(p->sstart);
 	free(p->mark);
 	free(p->stack);
 }
@@ -119,7 +115,7 @@ evaluate(struct ps *p)
 	struct rp_seq q;
 	int n = g->n, i, j, r, v, nreads = 0, first = 0;
 	int *curreg, *rdreg, *rdstmt, rdcap;
-	int64_t cur = g->fixed_mem;
+	int64_t cur = g->fixed_mem, during;
 
 	p->evals++;
 	rp_grow(&p->tmp, &p->tcap, p->ns, sizeof *p->tmp);
@@ -133,9 +129,7 @@ evaluate(struct ps *p)
 
 	if (p->plan.len > p->cap_stmt) {
 		p->cap_stmt = p->plan.len;
-		free(p->mem);
 		free(p->stage);
-		p->mem = rp_xmalloc(sizeof *p->mem * (size_t)p->cap_stmt);
 		p->stage = rp_xmalloc(sizeof *p->stage * (size_t)p->cap_stmt);
 	}
 	if (p->plan.nregs + 1 > p->cap_reg) {
@@ -154,7 +148,6 @@ evaluate(struct ps *p)
 		curreg[v] = -1;
 		p->smax[v] = 0;
 		p->sarg[v] = -1;
-		p->sstart[v] = -1;
 	}
 	rdcap = 1024;
 	rdreg = rp_xmalloc(sizeof *rdreg * (size_t)rdcap);
@@ -168,23 +161,20 @@ evaluate(struct ps *p)
 		if (st->op == RP_FREE) {
 			cur -= g->mem[p->plan.s[p->ralloc[r]].node];
 			p->rfree[r] = i;
-			p->mem[i] = cur;
 			p->stage[i] = first > 0 ? first - 1 : 0;
 			continue;
 		}
 		v = st->node;
-		if (p->sstart[t] < 0)
-			p->sstart[t] = i;
 		p->stage[i] = t;
 		if (v == first)
 			first++;
-		p->mem[i] = cur + g->mem[v] + g->workspace[v];
-		if (p->mem[i] > p->smax[t] || p->sarg[t] < 0) {
-			p->smax[t] = p->mem[i];
+		during = cur + g->mem[v] + g->workspace[v];
+		if (during > p->smax[t] || p->sarg[t] < 0) {
+			p->smax[t] = during;
 			p->sarg[t] = i;
 		}
-		if (p->mem[i] > p->peak)
-			p->peak = p->mem[i];
+		if (during > p->peak)
+			p->peak = during;
 		cur += g->mem[v];
 		p->cost += g->cost[v];
 		p->ralloc[r] = i;
@@ -375,7 +365,6 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rp_plan_init(&p.plan);
 	p.smax = rp_xmalloc(sizeof *p.smax * (size_t)g->n);
 	p.sarg = rp_xmalloc(sizeof *p.sarg * (size_t)g->n);
-	p.sstart = rp_xmalloc(sizeof *p.sstart * (size_t)g->n);
 	p.noff = rp_xmalloc(sizeof *p.noff * ((size_t)g->n + 1));
 	p.mark = rp_xcalloc((size_t)g->n, sizeof *p.mark);
 	p.stack = rp_xmalloc(sizeof *p.stack * (size_t)g->n);
