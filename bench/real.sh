@@ -13,7 +13,7 @@ secs=${1:-10}
 [ $# -gt 0 ] && shift
 graphs=${*:-$(ls "$top"/graphs/*.xml)}
 old=${OLD:-}
-heur=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lookahead,peak-split
+heur=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lookahead,peak-split,chain-dp
 
 # The smallest budget (bytes) where one of the heuristics fits.
 tightest() {

@@ -21,7 +21,7 @@ enum source { FROM_OTHER, FROM_MILP };
 static const struct rp_strategy *const seeds[] = {
 	&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
 	&rp_strategy_chen_greedy, &rp_strategy_dtr, &rp_strategy_lookahead,
-	&rp_strategy_peak_split, &rp_strategy_chain_dp,
+	&rp_strategy_peak_split, &rp_strategy_chain_dp, &rp_strategy_reorder,
 };
 
 #define NSEEDS (sizeof seeds / sizeof seeds[0])

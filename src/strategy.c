@@ -19,6 +19,7 @@ static const struct rp_strategy *const strategies[] = {
 	&rp_strategy_lookahead,
 	&rp_strategy_peak_split,
 	&rp_strategy_chain_dp,
+	&rp_strategy_reorder,
 	&rp_strategy_lp_round,
 	&rp_strategy_ilp,
 };

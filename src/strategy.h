@@ -155,6 +155,7 @@ extern const struct rp_strategy rp_strategy_dtr;
 extern const struct rp_strategy rp_strategy_lookahead;
 extern const struct rp_strategy rp_strategy_peak_split;
 extern const struct rp_strategy rp_strategy_chain_dp;
+extern const struct rp_strategy rp_strategy_reorder;
 extern const struct rp_strategy rp_strategy_lp_round;
 extern const struct rp_strategy rp_strategy_ilp;
 

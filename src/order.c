@@ -1,0 +1,310 @@
+/* order.c: execution orders chosen for memory (see order.h). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "order.h"
+#include "plan.h"
+#include "sched.h"
+#include "sim.h"
+#include "util.h"
+
+/* A min-heap of ready nodes by (k1, k2, node); an entry is stale when
+ * its version is not the node's current one. */
+struct entry {
+	int64_t k1, k2;
+	int v, ver;
+};
+
+struct heap {
+	struct entry *e;
+	int len, cap;
+};
+
+static int
+less(const struct entry *a, const struct entry *b)
+{
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1;
+	if (a->k2 != b->k2)
+		return a->k2 < b->k2;
+	return a->v < b->v;
+}
+
+static void
+heap_push(struct heap *h, struct entry x)
+{
+	int i;
+
+	rp_grow(&h->e, &h->cap, h->len + 1, sizeof *h->e);
+	i = h->len++;
+	while (i > 0 && less(&x, &h->e[(i - 1) / 2])) {
+		h->e[i] = h->e[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->e[i] = x;
+}
+
+static struct entry
+heap_pop(struct heap *h)
+{
+	struct entry top = h->e[0], x = h->e[--h->len];
+	int i = 0, c;
+
+	while ((c = 2 * i + 1) < h->len) {
+		if (c + 1 < h->len && less(&h->e[c + 1], &h->e[c]))
+			c++;
+		if (!less(&h->e[c], &x))
+			break;
+		h->e[i] = h->e[c];
+		i = c;
+	}
+	if (h->len > 0)
+		h->e[i] = x;
+	return top;
+}
+
+struct greedy {
+	const struct rp_graph *g;
+	int rule;		/* 0, 1: the rules of order.h; 2: rule 0 with
+				 * each node's added memory scaled by a random
+				 * factor in [1, 1.5) (noise) */
+	double *noise;
+	int *rem;		/* readers not yet scheduled */
+	int *npred;		/* inputs not yet scheduled */
+	int *ver;
+	unsigned char *done;
+	int64_t *freed;		/* bytes freed by scheduling v next */
+	struct heap h;
+};
+
+static void
+push(struct greedy *q, int v)
+{
+	const struct rp_graph *g = q->g;
+	int64_t fr = q->freed[v], delta;
+	struct entry x;
+
+	if (rp_nsucc(g, v) == 0 && !g->output[v])
+		fr += g->mem[v];
+	delta = g->mem[v] - fr;
+	x.v = v;
+	x.ver = ++q->ver[v];
+	if (q->rule == 0) {
+		x.k1 = delta;
+		x.k2 = g->mem[v] + g->workspace[v];
+	} else if (q->rule == 2) {
+		x.k1 = (int64_t)((double)delta * q->noise[v]);
+		x.k2 = g->mem[v] + g->workspace[v];
+	} else {
+		x.k1 = -fr;
+		x.k2 = delta;
+	}
+	heap_push(&q->h, x);
+}
+
+/* One greedy order by q->rule; returns 0, or -1 past the deadline. */
+static int
+greedy_order(struct greedy *q, double deadline, int *order)
+{
+	const struct rp_graph *g = q->g;
+	int n = g->n, v, j, k, steps = 0;
+
+	q->h.len = 0;
+	for (v = 0; v < n; v++) {
+		q->rem[v] = rp_nsucc(g, v);
+		q->npred[v] = rp_npred(g, v);
+		q->ver[v] = 0;
+		q->done[v] = 0;
+		q->freed[v] = 0;
+	}
+	for (v = 0; v < n; v++)
+		if (q->rem[v] == 1 && !g->output[v])
+			q->freed[g->succ[g->succ_off[v]]] += g->mem[v];
+	for (v = 0; v < n; v++)
+		if (q->npred[v] == 0)
+			push(q, v);
+	while (steps < n) {
+		struct entry x = heap_pop(&q->h);
+		v = x.v;
+		if (x.ver != q->ver[v] || q->done[v])
+			continue;
+		if ((steps & 1023) == 0 && deadline > 0 && rp_now() > deadline)
+			return -1;
+		q->done[v] = 1;
+		order[steps++] = v;
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+			int u = g->pred[j];
+			if (--q->rem[u] != 1 || g->output[u])
+				continue;
+			/* v was not u's last reader: the last one now frees u */
+			for (k = g->succ_off[u]; k < g->succ_off[u + 1]; k++) {
+				int w = g->succ[k];
+				if (q->done[w])
+					continue;
+				q->freed[w] += g->mem[u];
+				if (q->npred[w] == 0)
+					push(q, w);
+				break;
+			}
+		}
+		for (j = g->succ_off[v]; j < g->succ_off[v + 1]; j++) {
+			int w = g->succ[j];
+			if (--q->npred[w] == 0)
+				push(q, w);
+		}
+	}
+	return 0;
+}
+
+/* The checkpoint-all peak of order. */
+static int64_t
+order_peak(const struct rp_graph *g, const int *order)
+{
+	struct rp_plan p;
+	struct rp_sim s;
+	int64_t peak;
+
+	rp_plan_init(&p);
+	rp_plan_from_seq(g, order, g->n, &p);
+	rp_simulate(g, &p, &s);
+	peak = s.peak;
+	rp_sim_destroy(&s);
+	rp_plan_destroy(&p);
+	return peak;
+}
+
+/* Work for the randomized restarts, in node and edge visits, and their
+ * number at most and at least: a fixed count for each graph, so that the
+ * order does not depend on the machine. */
+#define RESTART_WORK 2000000
+#define RESTARTS_MAX 64
+#define RESTARTS_MIN 2
+
+static uint64_t
+splitmix(uint64_t *st)
+{
+	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int64_t
+rp_order_memory(const struct rp_graph *g, double deadline,
+    unsigned long long seed, int *order, int *rule)
+{
+	struct greedy q;
+	int n = g->n, r, v, *tmp, restarts;
+	int64_t best = -1, pk;
+	size_t sz = (size_t)(n ? n : 1);
+	uint64_t st = seed;
+
+	memset(&q, 0, sizeof q);
+	q.g = g;
+	q.rem = rp_xmalloc(sizeof *q.rem * sz);
+	q.npred = rp_xmalloc(sizeof *q.npred * sz);
+	q.ver = rp_xmalloc(sizeof *q.ver * sz);
+	q.done = rp_xmalloc(sz);
+	q.freed = rp_xmalloc(sizeof *q.freed * sz);
+	q.noise = rp_xmalloc(sizeof *q.noise * sz);
+	tmp = rp_xmalloc(sizeof *tmp * sz);
+	restarts = RESTART_WORK / (n + g->m + 1);
+	if (restarts > RESTARTS_MAX)
+		restarts = RESTARTS_MAX;
+	if (restarts < RESTARTS_MIN)
+		restarts = RESTARTS_MIN;
+	for (r = 0; r < 2 + restarts; r++) {
+		q.rule = r < 2 ? r : 2;
+		if (q.rule == 2)
+			for (v = 0; v < n; v++)
+				q.noise[v] = 1.0 + 0.5 * (double)(splitmix(&st)
+				    >> 11) / 9007199254740992.0;
+		if (greedy_order(&q, deadline, tmp) != 0)
+			break;
+		pk = order_peak(g, tmp);
+		if (best < 0 || pk < best) {
+			best = pk;
+			*rule = q.rule;
+			memcpy(order, tmp, sizeof *tmp * (size_t)n);
+		}
+	}
+	free(q.rem);
+	free(q.npred);
+	free(q.ver);
+	free(q.done);
+	free(q.freed);
+	free(q.noise);
+	free(q.h.e);
+	free(tmp);
+	return best;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? rp_xstrdup(s) : NULL;
+}
+
+struct rp_graph *
+rp_graph_reorder(const struct rp_graph *g, const int *order)
+{
+	struct rp_graph *h = rp_xcalloc(1, sizeof *h);
+	int n = g->n, i, j, v, *inv, *pos;
+	size_t sz = (size_t)(n ? n : 1);
+
+	h->n = n;
+	h->m = g->m;
+	h->id = rp_xmalloc(sizeof *h->id * sz);
+	h->op = rp_xmalloc(sizeof *h->op * sz);
+	h->cost = rp_xmalloc(sizeof *h->cost * sz);
+	h->mem = rp_xmalloc(sizeof *h->mem * sz);
+	h->workspace = rp_xmalloc(sizeof *h->workspace * sz);
+	h->kind = rp_xmalloc(sz);
+	h->recompute = rp_xmalloc(sz);
+	h->output = rp_xmalloc(sz);
+	h->line = rp_xmalloc(sizeof *h->line * sz);
+	inv = rp_xmalloc(sizeof *inv * sz);
+	for (i = 0; i < n; i++) {
+		v = order[i];
+		inv[v] = i;
+		h->id[i] = rp_xstrdup(g->id[v]);
+		h->op[i] = g->op != NULL ? dup_or_null(g->op[v]) : NULL;
+		h->cost[i] = g->cost[v];
+		h->mem[i] = g->mem[v];
+		h->workspace[i] = g->workspace[v];
+		h->kind[i] = g->kind[v];
+		h->recompute[i] = g->recompute[v];
+		h->output[i] = g->output[v];
+		h->line[i] = g->line[v];
+	}
+	/* Predecessors: new sources visited in ascending order land sorted
+	 * in each list; successors then from predecessors, the same way. */
+	h->pred_off = rp_xcalloc(sz + 1, sizeof *h->pred_off);
+	h->pred = rp_xmalloc(sizeof *h->pred * (size_t)(g->m ? g->m : 1));
+	h->succ_off = rp_xcalloc(sz + 1, sizeof *h->succ_off);
+	h->succ = rp_xmalloc(sizeof *h->succ * (size_t)(g->m ? g->m : 1));
+	pos = rp_xmalloc(sizeof *pos * (sz + 1));
+	for (i = 0; i < n; i++) {
+		h->pred_off[i + 1] = h->pred_off[i] + rp_npred(g, order[i]);
+		h->succ_off[i + 1] = h->succ_off[i] + rp_nsucc(g, order[i]);
+	}
+	memcpy(pos, h->pred_off, sizeof *pos * sz);
+	for (i = 0; i < n; i++)
+		for (j = g->succ_off[order[i]]; j < g->succ_off[order[i] + 1]; j++)
+			h->pred[pos[inv[g->succ[j]]]++] = i;
+	memcpy(pos, h->succ_off, sizeof *pos * sz);
+	for (i = 0; i < n; i++)
+		for (j = h->pred_off[i]; j < h->pred_off[i + 1]; j++)
+			h->succ[pos[h->pred[j]]++] = i;
+	free(pos);
+	free(inv);
+	h->fixed_mem = g->fixed_mem;
+	h->cost_unit = dup_or_null(g->cost_unit);
+	h->name = dup_or_null(g->name);
+	h->file = dup_or_null(g->file);
+	h->doc_order = 0;
+	return h;
+}
