@@ -176,12 +176,173 @@ order_peak(const struct rp_graph *g, const int *order)
 	return peak;
 }
 
+/* Local search over an order: the memory profile's peak is lowered by
+ * moving one node, either a node before the peak whose readers all come
+ * after it (computed later, just before its first reader) or a node after
+ * the peak whose inputs all come before it (computed earlier, just after
+ * its last input). Of the LS_CANDS largest of each kind, the move that
+ * lowers (peak, memory near the peak) the most is made, until none does
+ * or the work (node and edge visits) runs out. */
+#define LS_WORK 30000000L
+#define LS_CANDS 64
+#define LS_NEAR 0.97
+
+struct ls {
+	const struct rp_graph *g;
+	int *rem, *pos, *tmp;
+	int64_t *prof;
+	long work;
+};
+
+/* Memory during each position of order into l->prof; returns the peak
+ * and sets *at to its first position and *near to the memory summed over
+ * the positions within LS_NEAR of it. */
+static int64_t
+profile(struct ls *l, const int *order, int *at, double *near)
+{
+	const struct rp_graph *g = l->g;
+	int n = g->n, i, j;
+	int64_t live = g->fixed_mem, pk = -1;
+
+	for (i = 0; i < n; i++)
+		l->rem[i] = rp_nsucc(g, i);
+	for (i = 0; i < n; i++) {
+		int v = order[i];
+		l->prof[i] = live + g->mem[v] + g->workspace[v];
+		if (l->prof[i] > pk) {
+			pk = l->prof[i];
+			*at = i;
+		}
+		live += g->mem[v];
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+			int u = g->pred[j];
+			if (--l->rem[u] == 0 && !g->output[u])
+				live -= g->mem[u];
+		}
+		if (l->rem[v] == 0 && !g->output[v])
+			live -= g->mem[v];
+	}
+	l->work -= n + g->m;
+	*near = 0;
+	for (i = 0; i < n; i++)
+		if ((double)l->prof[i] >= LS_NEAR * (double)pk)
+			*near += (double)l->prof[i];
+	return pk;
+}
+
+struct move {
+	int from, to;
+	int64_t key;
+};
+
+static int
+cmp_move(const void *a, const void *b)
+{
+	const struct move *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return (x->from > y->from) - (x->from < y->from);
+}
+
+/* Moves the node at position from to position to in dst (a copy of src). */
+static void
+moved(const int *src, int n, int from, int to, int *dst)
+{
+	int v = src[from];
+	memcpy(dst, src, sizeof *dst * (size_t)n);
+	if (from < to)
+		memmove(dst + from, dst + from + 1, sizeof *dst * (size_t)(to - from));
+	else
+		memmove(dst + to + 1, dst + to, sizeof *dst * (size_t)(from - to));
+	dst[to] = v;
+}
+
+static void
+local_search(const struct rp_graph *g, double deadline, long work, int *order)
+{
+	struct ls l;
+	int n = g->n, i, j, at, nm, k;
+	struct move *mv = rp_xmalloc(sizeof *mv * 2 * (size_t)(n ? n : 1));
+	int *best = rp_xmalloc(sizeof *best * (size_t)(n ? n : 1));
+	int64_t pk;
+	double near;
+
+	l.g = g;
+	l.work = work;
+	l.rem = rp_xmalloc(sizeof *l.rem * (size_t)(n ? n : 1));
+	l.pos = rp_xmalloc(sizeof *l.pos * (size_t)(n ? n : 1));
+	l.tmp = rp_xmalloc(sizeof *l.tmp * (size_t)(n ? n : 1));
+	l.prof = rp_xmalloc(sizeof *l.prof * (size_t)(n ? n : 1));
+	pk = profile(&l, order, &at, &near);
+	while (l.work > 0 && !(deadline > 0 && rp_now() > deadline)) {
+		int64_t bpk = pk;
+		double bnear = near;
+		int found = 0, nd = 0;
+
+		for (i = 0; i < n; i++)
+			l.pos[order[i]] = i;
+		nm = 0;
+		for (i = 0; i < at; i++) {	/* later: readers all after */
+			int v = order[i], first = n;
+			for (j = g->succ_off[v]; j < g->succ_off[v + 1]; j++)
+				if (l.pos[g->succ[j]] < first)
+					first = l.pos[g->succ[j]];
+			if (first < n && first > at && g->mem[v] > 0)
+				mv[nm++] = (struct move){ i, first - 1, g->mem[v] };
+		}
+		k = nm < LS_CANDS ? nm : LS_CANDS;
+		qsort(mv, (size_t)nm, sizeof *mv, cmp_move);
+		nd = k;
+		nm = nd;
+		for (i = at + 1; i < n; i++) {	/* earlier: inputs all before */
+			int w = order[i], last = -1;
+			int64_t in = 0;
+			for (j = g->pred_off[w]; j < g->pred_off[w + 1]; j++) {
+				if (l.pos[g->pred[j]] > last)
+					last = l.pos[g->pred[j]];
+				in += g->mem[g->pred[j]];
+			}
+			if (last < at)
+				mv[nm++] = (struct move){ i, last + 1, in - g->mem[w] };
+		}
+		qsort(mv + nd, (size_t)(nm - nd), sizeof *mv, cmp_move);
+		if (nm - nd > LS_CANDS)
+			nm = nd + LS_CANDS;
+		l.work -= n;
+		for (k = 0; k < nm && l.work > 0; k++) {
+			int a2;
+			int64_t p2;
+			double n2;
+			moved(order, n, mv[k].from, mv[k].to, l.tmp);
+			p2 = profile(&l, l.tmp, &a2, &n2);
+			if (p2 < bpk || (p2 == bpk && n2 < bnear)) {
+				bpk = p2;
+				bnear = n2;
+				memcpy(best, l.tmp, sizeof *best * (size_t)n);
+				found = 1;
+			}
+		}
+		if (!found)
+			break;
+		memcpy(order, best, sizeof *order * (size_t)n);
+		pk = profile(&l, order, &at, &near);
+	}
+	free(mv);
+	free(best);
+	free(l.rem);
+	free(l.pos);
+	free(l.tmp);
+	free(l.prof);
+}
+
 /* Work for the randomized restarts, in node and edge visits, and their
  * number at most and at least: a fixed count for each graph, so that the
  * order does not depend on the machine. */
 #define RESTART_WORK 2000000
 #define RESTARTS_MAX 64
 #define RESTARTS_MIN 2
+/* Orders that the local search starts from: the best of the greedy. */
+#define KEEP 4
 
 static uint64_t
 splitmix(uint64_t *st)
@@ -201,6 +362,8 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 	int64_t best = -1, pk;
 	size_t sz = (size_t)(n ? n : 1);
 	uint64_t st = seed;
+	int *kept, krule[KEEP], nkept = 0;
+	int64_t kpeak[KEEP];
 
 	memset(&q, 0, sizeof q);
 	q.g = g;
@@ -211,12 +374,14 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 	q.freed = rp_xmalloc(sizeof *q.freed * sz);
 	q.noise = rp_xmalloc(sizeof *q.noise * sz);
 	tmp = rp_xmalloc(sizeof *tmp * sz);
+	kept = rp_xmalloc(sizeof *kept * sz * KEEP);
 	restarts = RESTART_WORK / (n + g->m + 1);
 	if (restarts > RESTARTS_MAX)
 		restarts = RESTARTS_MAX;
 	if (restarts < RESTARTS_MIN)
 		restarts = RESTARTS_MIN;
 	for (r = 0; r < 2 + restarts; r++) {
+		int slot;
 		q.rule = r < 2 ? r : 2;
 		if (q.rule == 2)
 			for (v = 0; v < n; v++)
@@ -225,12 +390,35 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 		if (greedy_order(&q, deadline, tmp) != 0)
 			break;
 		pk = order_peak(g, tmp);
+		/* keep the KEEP orders with the lowest peaks (the first of
+		 * equals), for the local search */
+		for (slot = 0; slot < nkept && kpeak[slot] <= pk; slot++)
+			;
+		if (slot == KEEP)
+			continue;
+		if (nkept < KEEP)
+			nkept++;
+		memmove(kpeak + slot + 1, kpeak + slot, sizeof *kpeak *
+		    (size_t)(nkept - 1 - slot));
+		memmove(krule + slot + 1, krule + slot, sizeof *krule *
+		    (size_t)(nkept - 1 - slot));
+		memmove(kept + (size_t)(slot + 1) * sz, kept + (size_t)slot * sz,
+		    sizeof *kept * sz * (size_t)(nkept - 1 - slot));
+		kpeak[slot] = pk;
+		krule[slot] = q.rule;
+		memcpy(kept + (size_t)slot * sz, tmp, sizeof *tmp * (size_t)n);
+	}
+	for (r = 0; r < nkept; r++) {
+		int *o = kept + (size_t)r * sz;
+		local_search(g, deadline, LS_WORK / KEEP, o);
+		pk = order_peak(g, o);
 		if (best < 0 || pk < best) {
 			best = pk;
-			*rule = q.rule;
-			memcpy(order, tmp, sizeof *tmp * (size_t)n);
+			*rule = krule[r];
+			memcpy(order, o, sizeof *o * (size_t)n);
 		}
 	}
+	free(kept);
 	free(q.rem);
 	free(q.npred);
 	free(q.ver);

@@ -2,9 +2,10 @@
  * for memory (order.h) instead of the graph's own.
  *
  * When checkpoint-all fits in the new order, that is the plan: it costs
- * the baseline, which no plan beats. Otherwise peak-split, lookahead and
- * chain-dp plan over the new order, each with an equal share of the time
- * left, and the cheapest plan that fits is kept. Their plans are mapped
+ * the baseline, which no plan beats. Otherwise peak-split, lookahead,
+ * chain-dp and lp-round plan over the new order, each with an equal share
+ * of the time left (lp-round, last, has the rest: the LP is what takes
+ * time), and the cheapest plan that fits is kept. Their plans are mapped
  * back to the graph's nodes and replayed on the graph itself, like every
  * other plan. */
 #include "config.h"
@@ -19,6 +20,7 @@
 
 static const struct rp_strategy *const over[] = {
 	&rp_strategy_peak_split, &rp_strategy_lookahead, &rp_strategy_chain_dp,
+	&rp_strategy_lp_round,
 };
 #define NOVER (sizeof over / sizeof over[0])
 
@@ -84,7 +86,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		free(what);
 		goto out;
 	}
-	for (k = 0; k < NOVER && !best.fits; k++) {
+	for (k = 0; k < NOVER && !(best.fits && best.cost <= pb->baseline); k++) {
 		struct rp_ctx sub = *ctx;
 		char *n2 = NULL, *c2 = NULL;
 		double b2 = NAN;
@@ -120,6 +122,12 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		}
 		free(n2);
 	}
+	if (!best.fits && best.note != NULL) {
+		char *t = rp_xasprintf("%s; over it, peak-split, lookahead, "
+		    "chain-dp and lp-round found no plan that fits", best.note);
+		free(best.note);
+		best.note = t;
+	}
 	free(what);
 	rp_best_take(&best, plan, note);
 	rc = 0;
@@ -133,7 +141,7 @@ out:
 const struct rp_strategy rp_strategy_reorder = {
 	"reorder",
 	"an execution order chosen for memory: checkpoint-all over it, or "
-	    "peak-split, lookahead and chain-dp over it",
-	0,
+	    "peak-split, lookahead, chain-dp and lp-round over it",
+	1,
 	reorder_run,
 };

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Tight budgets that no strategy met before chain-dp and reorder: each case
+# fitted nothing in the default run of the build before them (bench/
+# real-results.md, bench/layered-results.md). Every plan written is
+# checked again with --check.
+. "${top_srcdir:-.}/tests/lib.sh"
+GEN=$(cd "$top_builddir" && pwd)/tools/gengraph
+
+# fits WHAT MAX GRAPH BUDGET ARGS...: the run fits, its plan passes --check
+# within the budget, and its overhead is at most MAX.
+fits() {
+	what=$1 max=$2 graph=$3 budget=$4
+	shift 4
+	if ! "$RP" --graph "$graph" --budget "$budget" -f csv -o "$TMP/p.xml" \
+	    "$@" >"$TMP/r.csv" 2>"$TMP/err"; then
+		fail "$what: no plan
+$(cat "$TMP/err")"
+		return
+	fi
+	ov=$(awk -F, '$2 == "fits" { print $4 }' "$TMP/r.csv" | sort -g |
+	    head -1)
+	if ! "$RP" --graph "$graph" --check "$TMP/p.xml" --budget "$budget" \
+	    >/dev/null 2>&1; then
+		fail "$what: the plan written does not pass --check"
+	elif awk -v o="$ov" -v m="$max" 'BEGIN { exit !(o + 0 <= m + 0) }'; then
+		pass "$what: fits at ${ov}x"
+	else
+		fail "$what: fits at ${ov}x, more than ${max}x"
+	fi
+}
+
+# VGG16's fully connected weight gradient (392 MiB) is larger than its
+# inputs: computed last, 70% needs almost no recomputation.
+fits "vgg16-b8-s224 at 70%, chain-dp" 1.05 "$SRC/graphs/vgg16-b8-s224.xml" \
+    70% -s chain-dp
+fits "vgg16-b8-s224 at 70%, reorder" 1.05 "$SRC/graphs/vgg16-b8-s224.xml" \
+    70% -s reorder
+fits "vgg16-b8-s224 at 75%, default run" 1.01 \
+    "$SRC/graphs/vgg16-b8-s224.xml" 75% -t 5
+
+# Moccasin-style random layered DAGs of 100 nodes at 80%: an order chosen
+# for memory fits them (at 1.000x for seeds 1 and 3).
+for seed in 1 2 3; do
+	"$GEN" layered 100 $seed >"$TMP/l$seed.xml"
+done
+fits "layered-100-1 at 80%, reorder" 1.0 "$TMP/l1.xml" 80% -s reorder -t 5
+fits "layered-100-2 at 80%, reorder" 1.1 "$TMP/l2.xml" 80% -s reorder -t 5
+fits "layered-100-3 at 70%, reorder" 1.0 "$TMP/l3.xml" 70% -s reorder -t 5
+
+# The same plans from run to run.
+for s in chain-dp reorder; do
+	"$RP" --graph "$SRC/graphs/vgg16-b8-s224.xml" --budget 70% -s $s \
+	    -o "$TMP/a.xml" >/dev/null 2>&1
+	"$RP" --graph "$SRC/graphs/vgg16-b8-s224.xml" --budget 70% -s $s \
+	    -o "$TMP/b.xml" >/dev/null 2>&1
+	if cmp -s "$TMP/a.xml" "$TMP/b.xml"; then
+		pass "$s: the same plan from run to run"
+	else
+		fail "$s: two runs wrote different plans"
+	fi
+done
+finish
