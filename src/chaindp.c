@@ -153,7 +153,6 @@ units(const struct cdp *c, int64_t bytes)
 static void
 segment(struct cdp *c, const int *fwd, int nf, const int64_t *cross)
 {
-	const struct rp_graph *g = c->g;
 	int k, p, L = nf < MAX_SEGS ? nf : MAX_SEGS, lo = 0;
 
 	c->off = rp_xmalloc(sizeof *c->off * ((size_t)L + 2));
@@ -171,7 +170,6 @@ segment(struct cdp *c, const int *fwd, int nf, const int64_t *cross)
 		c->off[k + 1] = end + 1;
 		lo = end + 1;
 	}
-	(void)g;
 }
 
 /* Walks the forward run of segment k over the nodes flagged in need, with
@@ -613,7 +611,8 @@ emit_backward(struct cdp *c, int k)
 static void
 emit(struct cdp *c, int s, int t, int m)
 {
-	int sp;
+	int sp, k;
+
 	while (s <= t) {
 		sp = c->choice[ivl(c, s, t) + (size_t)m];
 		if (sp == 0) {
@@ -623,7 +622,7 @@ emit(struct cdp *c, int s, int t, int m)
 			emit_backward(c, s);
 			return;
 		}
-		for (int k = s; k < sp; k++)
+		for (k = s; k < sp; k++)
 			emit_forward(c, k, c->need0);
 		emit(c, sp, t, m - units(c, xe(c, s, sp)));
 		t = sp - 1;	/* then best(s, sp-1, m) */
@@ -660,6 +659,12 @@ plan_at(struct cdp *c, int m, struct rp_plan *plan, struct rp_sim *sim,
 	return 0;
 }
 
+static int
+late(const struct cdp *c)
+{
+	return c->deadline > 0 && rp_now() > c->deadline;
+}
+
 /* Tries the schedule for m units: offers it to best, and says whether it
  * fits (1), does not (0), does not exist (2), or -1 on internal failure. */
 static int
@@ -674,10 +679,9 @@ try_units(struct cdp *c, int m, struct rp_best *best, char **cause)
 		return rc < 0 ? -1 : 2;
 	fits = rp_fits(c->pb, sim.peak);
 	rp_sim_destroy(&sim);
-	rp_format_bytes(c->q, unit, sizeof unit);
+	rp_format_bytes((int64_t)m * c->q + c->base, unit, sizeof unit);
 	if (rp_best_offer(best, c->pb, &plan, rp_xasprintf("%d segments, "
-	    "the schedule for %d of %d units of %s", c->L, m, c->M, unit),
-	    cause) != 0)
+	    "the schedule for %s in its model", c->L, unit), cause) != 0)
 		return -1;
 	return fits;
 }
@@ -779,7 +783,7 @@ chaindp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		else
 			hi = c.M;
 	}
-	while (lo >= 0 && hi - lo > 1) {
+	while (lo >= 0 && hi - lo > 1 && !late(&c)) {
 		int mid = lo + (hi - lo) / 2;
 		if ((r = try_units(&c, mid, &best, cause)) < 0)
 			goto out;
@@ -788,11 +792,17 @@ chaindp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		else
 			hi = mid;
 	}
-	for (k = 1; lo >= 0 && k <= 4; k++) {
+	for (k = 1; lo >= 0 && k <= 4 && !late(&c); k++) {
 		if (lo - k >= 0 && try_units(&c, lo - k, &best, cause) < 0)
 			goto out;
 		if (lo + k <= c.M && try_units(&c, lo + k, &best, cause) < 0)
 			goto out;
+	}
+	if (late(&c) && best.note != NULL) {
+		char *t = rp_xasprintf("%s (search cut short by --time-limit)",
+		    best.note);
+		free(best.note);
+		best.note = t;
 	}
 	rp_best_take(&best, plan, note);
 	if (*note == NULL)
