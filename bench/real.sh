@@ -13,16 +13,19 @@ secs=${1:-10}
 [ $# -gt 0 ] && shift
 graphs=${*:-$(ls "$top"/graphs/*.xml)}
 old=${OLD:-}
-heur=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lookahead,peak-split,chain-dp
+heur=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lookahead,peak-split,chain-dp,reorder
 
-# The smallest budget (bytes) where one of the heuristics fits.
+# The smallest budget (bytes) where one of the strategies other than
+# lp-round and ilp fits (reorder, which runs lp-round over its order, with
+# the time limit).
 tightest() {
 	info=$("$rp" --graph "$1" --info -f json)
 	lo=$(echo "$info" | sed -n 's/.*"min_budget":\([0-9]*\).*/\1/p')
 	hi=$(echo "$info" | sed -n 's/.*"checkpoint_all_peak":\([0-9]*\).*/\1/p')
 	while [ $((hi - lo)) -gt $((hi / 1000)) ]; do
 		mid=$(((lo + hi) / 2))
-		if "$rp" --graph "$1" --budget "$mid" -s "$heur" >/dev/null 2>&1; then
+		if "$rp" --graph "$1" --budget "$mid" -s "$heur" -t "$secs" \
+		    >/dev/null 2>&1; then
 			hi=$mid
 		else
 			lo=$((mid + 1))

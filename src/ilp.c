@@ -47,7 +47,13 @@ seeds_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			if (ctx->shared->results[i].strategy == seeds[k])
 				sr->r[k] = &ctx->shared->results[i];
 		if (sr->r[k] == NULL) {
-			rp_strategy_run(seeds[k], pb, ctx, &sr->own[k]);
+			/* a seed with an LP of its own (reorder) has a
+			 * quarter of the time left, the MILP the rest */
+			struct rp_ctx sub = *ctx;
+			if (seeds[k]->solver && ctx->deadline > 0)
+				sub.deadline = rp_now() +
+				    (ctx->deadline - rp_now()) / 4;
+			rp_strategy_run(seeds[k], pb, &sub, &sr->own[k]);
 			sr->ran[k] = 1;
 			sr->r[k] = &sr->own[k];
 		}
