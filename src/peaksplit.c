@@ -281,7 +281,8 @@ cmp_cand(const void *a, const void *b)
 /* The cuts that would take a value out of the peak statement of stage t:
  * every value live there that the statement does not read and that is not
  * read again in the same stage, cut from the stage after its last read
- * before the peak to the stage of its next read. */
+ * before the peak to the stage of its next read (recomputed there), or
+ * only to stage t + 1 (recomputed there, then kept). */
 static int
 candidates(struct ps *p, int t, struct cand **out, int *cap)
 {
@@ -322,6 +323,16 @@ candidates(struct ps *p, int t, struct cand **out, int *cap)
 		(*out)[nc].score = recompute_cost(p, v, next >= 0 ? next :
 		    p->plan.len) / (double)g->mem[v];
 		nc++;
+		/* The same value recomputed right after the peak stage and
+		 * kept from there, where its inputs may still be live (tried
+		 * just after the first). */
+		if (t + 2 <= b) {
+			rp_grow(out, cap, nc + 1, sizeof **out);
+			(*out)[nc] = (*out)[nc - 1];
+			(*out)[nc].c.b = t + 1;
+			(*out)[nc].score *= 1.01;
+			nc++;
+		}
 	}
 	qsort(*out, (size_t)nc, sizeof **out, cmp_cand);
 	return nc;
