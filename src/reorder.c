@@ -49,7 +49,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct rp_best best;
 	struct rp_plan pl;
 	int *order = rp_xmalloc(sizeof *order * (size_t)(g->n ? g->n : 1));
-	int rule = 0, rc = -1;
+	int rule = 0, rc = -1, cut = 0;
 	size_t k;
 	int64_t peak;
 	char *what;
@@ -77,6 +77,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	what = rp_xasprintf("an order by %s (checkpoint-all peak %.1f%% of "
 	    "the execution order's)", rules[rule],
 	    100.0 * (double)peak / (double)pb->ckpt_all_peak);
+	rp_log(ctx, 1, "reorder: %s", what);
 
 	rp_plan_init(&pl);
 	rp_plan_checkpoint_all(h, &pl);
@@ -93,10 +94,13 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 		if (ctx->deadline > 0) {
 			double left = ctx->deadline - rp_now();
-			if (left <= 0)
+			if (left <= 0) {
+				cut = 1;
 				break;
+			}
 			sub.deadline = rp_now() + left / (double)(NOVER - k);
-		}
+		} else if (over[k]->solver)
+			sub.deadline = rp_now() + RP_SOLVER_DEFAULT_SECONDS;
 		sub.shared = NULL;
 		rp_plan_init(&pl);
 		if (over[k]->run(&p1, &sub, &pl, &n2, &b2, &c2) != 0) {
@@ -124,7 +128,8 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	if (!best.fits && best.note != NULL) {
 		char *t = rp_xasprintf("%s; over it, peak-split, lookahead, "
-		    "chain-dp and lp-round found no plan that fits", best.note);
+		    "chain-dp and lp-round found no plan that fits%s", best.note,
+		    cut ? " (cut short by --time-limit)" : "");
 		free(best.note);
 		best.note = t;
 	}
