@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polish.h"
 #include "sched.h"
 #include "strategy.h"
 #include "units.h"
@@ -805,6 +806,7 @@ chaindp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		best.note = t;
 	}
 	rp_best_take(&best, plan, note);
+	*note = rp_polish(pb, plan, ctx->deadline, *note);
 	if (*note == NULL)
 		*note = rp_xasprintf("no schedule over %d segments fits", L);
 	rc = 0;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "dtr.h"
+#include "polish.h"
 #include "sim.h"
 #include "strategy.h"
 #include "util.h"
@@ -975,9 +976,10 @@ lookahead_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		}
 	}
 done:
-	if (best.have)
+	if (best.have) {
 		rp_best_take(&best, plan, note);
-	else
+		*note = rp_polish(pb, plan, ctx->deadline, *note);
+	} else
 		*note = first_fail ? first_fail : rp_xstrdup("stopped at the "
 		    "time limit (--time-limit) before the first simulation");
 	if (best.have)

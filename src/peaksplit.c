@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polish.h"
 #include "sched.h"
 #include "strategy.h"
 #include "util.h"
@@ -457,8 +458,9 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 	if (p.excess == 0) {
 		rp_plan_move(plan, &p.plan);
-		*note = rp_xasprintf("%d cuts, %d undone, %ld plans replayed",
-		    ncuts, nundone, p.evals);
+		*note = rp_polish(pb, plan, ctx->deadline, rp_xasprintf("%d "
+		    "cuts, %d undone, %ld plans replayed", ncuts, nundone,
+		    p.evals));
 	} else if (timeout)
 		*note = rp_xasprintf("stopped at the time limit (--time-limit) "
 		    "after %d cuts, %.4g%% over the budget at the peak", ncuts,
