@@ -325,8 +325,8 @@ candidates(struct ps *p, int t, struct cand **out, int *cap)
 		    p->plan.len) / (double)g->mem[v];
 		nc++;
 		/* The same value recomputed right after the peak stage and
-		 * kept from there, where its inputs may still be live (tried
-		 * just after the first). */
+		 * kept from there, where its inputs may still be live (ranked
+		 * 1% below the cut to its next read). */
 		if (t + 2 <= b) {
 			rp_grow(out, cap, nc + 1, sizeof **out);
 			(*out)[nc] = (*out)[nc - 1];
