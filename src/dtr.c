@@ -456,13 +456,8 @@ score(struct dtr *d, int v)
 	case RP_DTR_MSPS:
 		cache_fill(d, v);
 		return (g->cost[v] + d->anc[v]) / m;
-	default: {
-		/* splitmix64: reproducible for a given seed */
-		uint64_t z = (d->rng += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-	}
+	default:
+		return rp_random_unit(&d->rng);
 	}
 }
 

@@ -17,15 +17,6 @@ static const double thresholds[] = { 0.5, 0.3, 0.7, 0.1, 0.9, 0.2, 0.4, 0.6, 0.8
 static const double allowances[] = { 0, 0.05, 0.1, 0.2, 0.3 };
 #define RANDOM_SAMPLES 8
 
-static uint64_t
-splitmix(uint64_t *st)
-{
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Retentions and what they give: the plan of the minimal R, replayed. */
 struct rounding {
 	struct rp_retain *ret;
@@ -172,7 +163,7 @@ round_once(const struct rp_problem *pb, const struct rp_milp *m, double th,
 			if (t < n) {
 				double v = rp_milp_lp_s(m, t, i);
 				on = th >= 0 ? v > th :
-				    (double)(splitmix(rng) >> 11) / 9007199254740992.0 < v;
+				    rp_random_unit(rng) < v;
 			}
 			if (on && from < 0)
 				from = t;

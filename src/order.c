@@ -6,9 +6,6 @@
 #include <string.h>
 
 #include "order.h"
-#include "plan.h"
-#include "sched.h"
-#include "sim.h"
 #include "util.h"
 
 /* A min-heap of ready nodes by (k1, k2, node); an entry is stale when
@@ -159,23 +156,6 @@ greedy_order(struct greedy *q, double deadline, int *order)
 	return 0;
 }
 
-/* The checkpoint-all peak of order. */
-static int64_t
-order_peak(const struct rp_graph *g, const int *order)
-{
-	struct rp_plan p;
-	struct rp_sim s;
-	int64_t peak;
-
-	rp_plan_init(&p);
-	rp_plan_from_seq(g, order, g->n, &p);
-	rp_simulate(g, &p, &s);
-	peak = s.peak;
-	rp_sim_destroy(&s);
-	rp_plan_destroy(&p);
-	return peak;
-}
-
 /* Local search over an order: the memory profile's peak is lowered by
  * moving one node, either a node before the peak whose readers all come
  * after it (computed later, just before its first reader) or a node after
@@ -258,21 +238,49 @@ moved(const int *src, int n, int from, int to, int *dst)
 }
 
 static void
-local_search(const struct rp_graph *g, double deadline, long work, int *order)
+ls_init(struct ls *l, const struct rp_graph *g)
 {
-	struct ls l;
+	size_t sz = (size_t)(g->n ? g->n : 1);
+
+	l->g = g;
+	l->work = 0;
+	l->rem = rp_xmalloc(sizeof *l->rem * sz);
+	l->pos = rp_xmalloc(sizeof *l->pos * sz);
+	l->tmp = rp_xmalloc(sizeof *l->tmp * sz);
+	l->prof = rp_xmalloc(sizeof *l->prof * sz);
+}
+
+static void
+ls_destroy(struct ls *l)
+{
+	free(l->rem);
+	free(l->pos);
+	free(l->tmp);
+	free(l->prof);
+}
+
+/* The checkpoint-all peak of order, as the simulator replays it
+ * (test_order checks that they agree). */
+static int64_t
+order_peak(struct ls *l, const int *order)
+{
+	int at;
+	double near;
+	return profile(l, order, &at, &near);
+}
+
+static void
+local_search(struct ls *lp, double deadline, long work, int *order)
+{
+	struct ls l = *lp;
+	const struct rp_graph *g = l.g;
 	int n = g->n, i, j, at, nm, k;
 	struct move *mv = rp_xmalloc(sizeof *mv * 2 * (size_t)(n ? n : 1));
 	int *best = rp_xmalloc(sizeof *best * (size_t)(n ? n : 1));
 	int64_t pk;
 	double near;
 
-	l.g = g;
 	l.work = work;
-	l.rem = rp_xmalloc(sizeof *l.rem * (size_t)(n ? n : 1));
-	l.pos = rp_xmalloc(sizeof *l.pos * (size_t)(n ? n : 1));
-	l.tmp = rp_xmalloc(sizeof *l.tmp * (size_t)(n ? n : 1));
-	l.prof = rp_xmalloc(sizeof *l.prof * (size_t)(n ? n : 1));
 	pk = profile(&l, order, &at, &near);
 	while (l.work > 0 && !(deadline > 0 && rp_now() > deadline)) {
 		int64_t bpk = pk;
@@ -329,10 +337,6 @@ local_search(const struct rp_graph *g, double deadline, long work, int *order)
 	}
 	free(mv);
 	free(best);
-	free(l.rem);
-	free(l.pos);
-	free(l.tmp);
-	free(l.prof);
 }
 
 /* Work for the randomized restarts, in node and edge visits, and their
@@ -343,15 +347,6 @@ local_search(const struct rp_graph *g, double deadline, long work, int *order)
 #define RESTARTS_MIN 2
 /* Orders that the local search starts from: the best of the greedy. */
 #define KEEP 4
-
-static uint64_t
-splitmix(uint64_t *st)
-{
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 int64_t
 rp_order_memory(const struct rp_graph *g, double deadline,
@@ -364,6 +359,7 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 	uint64_t st = seed;
 	int *kept, krule[KEEP], nkept = 0;
 	int64_t kpeak[KEEP];
+	struct ls l;
 
 	memset(&q, 0, sizeof q);
 	q.g = g;
@@ -375,6 +371,7 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 	q.noise = rp_xmalloc(sizeof *q.noise * sz);
 	tmp = rp_xmalloc(sizeof *tmp * sz);
 	kept = rp_xmalloc(sizeof *kept * sz * KEEP);
+	ls_init(&l, g);
 	restarts = RESTART_WORK / (n + g->m + 1);
 	if (restarts > RESTARTS_MAX)
 		restarts = RESTARTS_MAX;
@@ -385,11 +382,10 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 		q.rule = r < 2 ? r : 2;
 		if (q.rule == 2)
 			for (v = 0; v < n; v++)
-				q.noise[v] = 1.0 + 0.5 * (double)(splitmix(&st)
-				    >> 11) / 9007199254740992.0;
+				q.noise[v] = 1.0 + 0.5 * rp_random_unit(&st);
 		if (greedy_order(&q, deadline, tmp) != 0)
 			break;
-		pk = order_peak(g, tmp);
+		pk = order_peak(&l, tmp);
 		/* keep the KEEP orders with the lowest peaks (the first of
 		 * equals), for the local search */
 		for (slot = 0; slot < nkept && kpeak[slot] <= pk; slot++)
@@ -410,8 +406,8 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 	}
 	for (r = 0; r < nkept; r++) {
 		int *o = kept + (size_t)r * sz;
-		local_search(g, deadline, LS_WORK / KEEP, o);
-		pk = order_peak(g, o);
+		local_search(&l, deadline, LS_WORK / KEEP, o);
+		pk = order_peak(&l, o);
 		if (best < 0 || pk < best) {
 			best = pk;
 			*rule = krule[r];
@@ -419,6 +415,7 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 		}
 	}
 	free(kept);
+	ls_destroy(&l);
 	free(q.rem);
 	free(q.npred);
 	free(q.ver);

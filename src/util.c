@@ -152,6 +152,15 @@ rp_malloc_tune(void)
 }
 
 double
+rp_random_unit(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+double
 rp_now(void)
 {
 	struct timespec ts;

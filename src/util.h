@@ -24,6 +24,11 @@ char *rp_oneline(char *s);
 /* Grows *arr (element size sz) so that it holds at least need elements. */
 void rp_grow(void *arr, int *cap, int need, size_t sz);
 
+/* The next number of the splitmix64 sequence at *state, as a double in
+ * [0, 1) from its top 53 bits: reproducible for a given seed, the same on
+ * every platform. */
+double rp_random_unit(uint64_t *state);
+
 /* Monotonic wall clock in seconds. */
 double rp_now(void);
 /* Process-wide allocator settings suited to GLPK's searches; programs
