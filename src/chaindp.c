@@ -696,7 +696,7 @@ chaindp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct rp_best best;
 	int rc = -1, lo, hi, m, r, L, k;
 	int64_t range;
-	double cells;
+	double per_unit, cells;
 
 	(void)bound;
 	memset(&c, 0, sizeof c);
@@ -708,10 +708,10 @@ chaindp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	L = c.L;
 	c.deadline = ctx->deadline;
-	/* The grid: enough units for the budget (and a margin above it, since
-	 * the model is approximate), as many as the step count allows. */
-	cells = (double)L * L * L / 6.0;
-	c.M = (int)(DP_STEPS / (cells > 1 ? cells : 1));
+	/* As many units of memory as the program's steps allow: about
+	 * L^3 / 6 of them per unit. */
+	per_unit = (double)L * L * L / 6.0;
+	c.M = (int)(DP_STEPS / (per_unit > 1 ? per_unit : 1));
 	if (c.M > MAX_UNITS)
 		c.M = MAX_UNITS;
 	if (c.M < MIN_UNITS)
