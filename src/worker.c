@@ -14,6 +14,9 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include "util.h"
@@ -179,7 +182,7 @@ rp_worker_run(rp_worker_fn *fn, void *arg, double deadline,
 	int fds[2], st;
 	size_t len = 0, cap = 1 << 16;
 	char *buf;
-	pid_t pid;
+	pid_t pid, parent;
 
 	memset(out, 0, sizeof *out);
 	out->bound = -HUGE_VAL;
@@ -187,6 +190,7 @@ rp_worker_run(rp_worker_fn *fn, void *arg, double deadline,
 	w.out = out;
 	w.t0 = rp_now();
 	fflush(NULL);	/* else the child may write our buffers out again */
+	parent = getpid();
 	pid = -1;
 	if (pipe(fds) == 0 && (pid = fork()) < 0) {
 		close(fds[0]);
@@ -203,7 +207,15 @@ rp_worker_run(rp_worker_fn *fn, void *arg, double deadline,
 	if (pid == 0) {
 		/* The child: no atexit handlers, no leak report (it ends
 		 * with _exit); a dead parent ends it. */
-		int null = open("/dev/null", O_WRONLY);
+		int null;
+#if defined(HAVE_SYS_PRCTL_H) && defined(PR_SET_PDEATHSIG)
+		/* Killed with the parent, whatever ends it (SIGKILL too);
+		 * a parent already gone ends it here. */
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+		if (getppid() != parent)
+			_exit(1);
+		null = open("/dev/null", O_WRONLY);
 		signal(SIGPIPE, SIG_DFL);
 		/* Solvers print to standard output, which may be the plan. */
 		if (null >= 0) {
