@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checkmate.h"
+#include "files.h"
 #include "util.h"
 
 static long
@@ -625,18 +626,59 @@ out:
 	return ok;
 }
 
+/* The next line of the buffer at *at (NUL-terminated in place, without
+ * its newline), or NULL at the end. */
+static char *
+next_line(char *buf, size_t len, size_t *at)
+{
+	char *line, *nl;
+
+	if (*at >= len)
+		return NULL;
+	line = buf + *at;
+	nl = memchr(line, '\n', len - *at);
+	if (nl != NULL) {
+		*nl = '\0';
+		*at = (size_t)(nl - buf) + 1;
+	} else
+		*at = len;
+	return line;
+}
+
+/* A decimal number of at most 9 digits at *p (advanced past it) into *v;
+ * -1 when there are no digits or too many for a variable index. */
+static int
+index_at(const char **p, int *v)
+{
+	const char *q = *p;
+	long n = 0;
+
+	if (*q < '0' || *q > '9')
+		return -1;
+	for (; *q >= '0' && *q <= '9'; q++) {
+		if (q - *p >= 9)
+			return -1;
+		n = n * 10 + (*q - '0');
+	}
+	*p = q;
+	*v = (int)n;
+	return 0;
+}
+
 /* Marks the R variables at 1 of a solution in GLPK's own format
  * (glp_write_mip: "s mip ROWS COLS STATUS OBJ", then "j COL VALUE" by
  * 1-based column number). Returns 0, or -1 when it is not a solution of
  * this model. */
 static int
-read_glpk(const struct rp_checkmate *f, FILE *fp, unsigned char *col_on)
+read_glpk(const struct rp_checkmate *f, char *buf, size_t len,
+    unsigned char *col_on)
 {
-	char line[256];
+	char *line;
+	size_t at = 0;
 	int rows = -1, cols = -1, c;
 	double v;
 
-	while (fgets(line, sizeof line, fp) != NULL) {
+	while ((line = next_line(buf, len, &at)) != NULL) {
 		if (sscanf(line, "s mip %d %d", &rows, &cols) == 2) {
 			if (rows != f->mip.nrows || cols != f->mip.ncols)
 				return -1;
@@ -655,30 +697,31 @@ int
 rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
     struct rp_seq *seq, char **cause)
 {
-	FILE *fp = fopen(path, "r");
-	char line[4096];
+	char *buf, *line;
+	size_t len, at = 0;
 	unsigned char *on;
 	int t, i, lineno = 0, nvals = 0;
 
-	if (fp == NULL) {
-		*cause = rp_xasprintf("cannot open '%s': %s", path, strerror(errno));
+	if (rp_read_input(path, &buf, &len, cause) != 0)
+		return -1;
+	if (memchr(buf, '\0', len) != NULL) {
+		*cause = rp_oneline(rp_xasprintf("%s: not a text file (it "
+		    "contains a NUL byte)", path));
+		free(buf);
 		return -1;
 	}
 	on = rp_xcalloc((size_t)tri(f->n, 0) + 1, 1);
-	if (fgets(line, sizeof line, fp) != NULL && (strncmp(line, "c ", 2) == 0 ||
-	    strncmp(line, "s mip", 5) == 0)) {
+	if (strncmp(buf, "c ", 2) == 0 || strncmp(buf, "s mip", 5) == 0) {
 		/* GLPK's own format, by column number */
 		unsigned char *col_on = rp_xcalloc((size_t)f->mip.ncols + 1, 1);
-		rewind(fp);
-		if (read_glpk(f, fp, col_on) != 0) {
-			*cause = rp_xasprintf("%s: not a GLPK MIP solution of this "
-			    "model", path);
-			fclose(fp);
+		if (read_glpk(f, buf, len, col_on) != 0) {
+			*cause = rp_oneline(rp_xasprintf("%s: not a GLPK MIP "
+			    "solution of this model", path));
+			free(buf);
 			free(col_on);
 			free(on);
 			return -1;
 		}
-		fclose(fp);
 		for (t = 0; t < f->n; t++)
 			for (i = 0; i <= t; i++) {
 				int c = f->rcol[tri(t, i)];
@@ -689,49 +732,65 @@ rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
 		nvals = 1;
 	} else {
 		/* "... R_t_i value ..." lines: CBC, Gurobi, SCIP, HiGHS */
-		rewind(fp);
-		while (fgets(line, sizeof line, fp) != NULL) {
+		while ((line = next_line(buf, len, &at)) != NULL) {
 			char *p = line, *end;
 			lineno++;
 			while ((p = strstr(p, "R_")) != NULL) {
+				const char *q = p + 2;
 				double v;
-				if ((p == line || p[-1] == ' ' || p[-1] == '\t') &&
-				    sscanf(p, "R_%d_%d", &t, &i) == 2) {
-					char *q = p + 2;
-					while (*q && *q != ' ' && *q != '\t')
-						q++;
-					/* glpsol -o marks integer columns with '*' */
-					while (*q == ' ' || *q == '\t')
-						q++;
-					if (*q == '*')
-						q++;
-					v = strtod(q, &end);
-					if (end == q) {
-						*cause = rp_xasprintf("%s:%d: no value after "
-						    "'R_%d_%d'", path, lineno, t, i);
-						fclose(fp);
-						free(on);
-						return -1;
-					}
-					if (t < 0 || t >= f->n || i < 0 || i > t) {
-						*cause = rp_xasprintf("%s:%d: 'R_%d_%d' is not a "
-						    "variable of this model", path, lineno, t, i);
-						fclose(fp);
-						free(on);
-						return -1;
-					}
-					if (v > 0.5)
-						on[tri(t, i)] = 1;
-					nvals++;
-					break;
+				int bad;
+				if (p != line && p[-1] != ' ' && p[-1] != '\t') {
+					p += 2;
+					continue;
 				}
-				p += 2;
+				bad = index_at(&q, &t) != 0 || *q++ != '_' ||
+				    index_at(&q, &i) != 0;
+				if (bad && (*q >= '0' && *q <= '9')) {
+					/* digits too many for an index */
+					while (*q >= '0' && *q <= '9')
+						q++;
+				} else if (bad) {
+					p += 2;
+					continue;	/* not a variable name */
+				}
+				if (bad || (*q != ' ' && *q != '\t' &&
+				    *q != '\0' && *q != '\r') || t >= f->n || i > t) {
+					while (*q && *q != ' ' && *q != '\t' &&
+					    *q != '\r')
+						q++;
+					*cause = rp_oneline(rp_xasprintf("%s:%d: "
+					    "'%.*s' is not a variable of this model",
+					    path, lineno, (int)(q - p < 64 ? q - p :
+					    64), p));
+					free(buf);
+					free(on);
+					return -1;
+				}
+				/* glpsol -o marks integer columns with '*' */
+				while (*q == ' ' || *q == '\t')
+					q++;
+				if (*q == '*')
+					q++;
+				v = strtod(q, &end);
+				if (end == q || !isfinite(v)) {
+					*cause = rp_oneline(rp_xasprintf("%s:%d: no "
+					    "value after 'R_%d_%d'", path, lineno, t,
+					    i));
+					free(buf);
+					free(on);
+					return -1;
+				}
+				if (v > 0.5)
+					on[tri(t, i)] = 1;
+				nvals++;
+				break;
 			}
 		}
-		fclose(fp);
 	}
+	free(buf);
 	if (nvals == 0) {
-		*cause = rp_xasprintf("%s: no values of R variables found", path);
+		*cause = rp_oneline(rp_xasprintf("%s: no values of R variables "
+		    "found", path));
 		free(on);
 		return -1;
 	}

@@ -2,15 +2,18 @@
  * that includes glpk.h. */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glpk.h>
 
 #include "engine.h"
+#include "files.h"
 #include "util.h"
 
 struct rp_engine {
@@ -78,6 +81,20 @@ glp_stat(int stat, int fixed)
 	return stat == RP_MIP_AT_UPPER ? GLP_NU : GLP_NL;
 }
 
+/* GLPK ends the process with abort() after an error of its own, most
+ * often that it ran out of memory: say so and end with status 4 instead
+ * (in a search's worker child, the parent then reports the search as
+ * failed). */
+static void
+error_hook(void *info)
+{
+	(void)info;
+	fputs("remat-plan: GLPK failed (out of memory, or an internal error "
+	    "in GLPK)\n", stderr);
+	fflush(stderr);
+	_exit(4);
+}
+
 static struct rp_engine *
 load(const struct rp_mip *p)
 {
@@ -90,6 +107,7 @@ load(const struct rp_mip *p)
 	int c, r;
 
 	glp_term_hook(term_hook, NULL);
+	glp_error_hook(error_hook, NULL);
 	e->lp = glp_create_prob();
 	e->ncols = p->ncols;
 	e->nrows = p->nrows;
@@ -413,17 +431,33 @@ search(struct rp_engine *e, const struct rp_search *req,
 	rp_worker_run(search_run, &s, req->deadline, out);
 }
 
+/* GLPK writes the file named tmp; it says only that it failed. */
+struct model_file {
+	struct rp_engine *e;
+	int lp_format;
+};
+
+static int
+write_model(const char *tmp, void *ctx)
+{
+	const struct model_file *mf = ctx;
+	int rc;
+
+	errno = 0;
+	rc = mf->lp_format ? glp_write_lp(mf->e->lp, NULL, tmp) :
+	    glp_write_mps(mf->e->lp, GLP_MPS_FILE, NULL, tmp);
+	return rc == 0 ? 0 : errno != 0 ? errno : EIO;
+}
+
 int
 rp_engine_glpk_write(struct rp_engine *e, const char *path, int lp_format,
-    char **cause)
+    const char *refuse, char **cause)
 {
-	int rc = lp_format ? glp_write_lp(e->lp, NULL, path) :
-	    glp_write_mps(e->lp, GLP_MPS_FILE, NULL, path);
-	if (rc != 0) {
-		*cause = rp_xasprintf("cannot write '%s'", path);
-		return -1;
-	}
-	return 0;
+	struct model_file mf;
+
+	mf.e = e;
+	mf.lp_format = lp_format;
+	return rp_write_output(path, refuse, write_model, &mf, cause);
 }
 
 const struct rp_engine_ops rp_engine_glpk = {

@@ -85,7 +85,7 @@ const struct rp_engine_ops *rp_engine_get(enum rp_milp_engine which);
 /* Writes e (a GLPK model) as MPS (free format) or CPLEX LP. Returns 0, or
  * -1 with *cause set. */
 int rp_engine_glpk_write(struct rp_engine *e, const char *path, int lp_format,
-    char **cause);
+    const char *refuse, char **cause);
 /* Where GLPK's messages go: called with each chunk of its output. NULL
  * (the default) keeps GLPK quiet. */
 void rp_engine_glpk_log(void (*log)(void *ctx, const char *msg), void *ctx);

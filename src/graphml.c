@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "graph.h"
+#include "files.h"
 #include "graphml.h"
 #include "util.h"
 #include "xmlutil.h"
@@ -140,6 +141,25 @@ read_keys(struct loader *l, xmlNodePtr root)
 				free(k->def);
 				k->def = rp_xml_text(d);
 			}
+		/* Two keys for one attribute must not disagree on its
+		 * default: which one would hold? */
+		for (prev = 0; k->def != NULL && prev < l->nkeys - 1; prev++) {
+			const struct key *o = &l->keys[prev];
+			enum field f = k->node_field != F_NONE &&
+			    k->node_field == o->node_field ? k->node_field :
+			    k->graph_field != F_NONE &&
+			    k->graph_field == o->graph_field ? k->graph_field :
+			    F_NONE;
+			if (f == F_NONE || o->def == NULL ||
+			    strcmp(o->def, k->def) == 0)
+				continue;
+			msg = rp_xasprintf("key '%s' gives '%s' the default '%s', "
+			    "but key '%s' (line %d) gives it '%s'", k->id,
+			    field_names[f], k->def, o->id, o->line, o->def);
+			fail(l, c, msg);
+			free(msg);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -184,6 +204,8 @@ parse_bytes(const char *s, int64_t *out)
 	d = strtod(s, &end);
 	if (*end != '\0' || !isfinite(d) || d != floor(d))
 		return -1;
+	if (errno == ERANGE && fabs(d) < 1)
+		return -1;	/* underflow: a fraction too small for a double */
 	if (errno == ERANGE || fabs(d) > 4.6e18)
 		return -2;
 	*out = (int64_t)d;
@@ -330,6 +352,8 @@ read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
 
 		if (gml_is(d, "graph"))
 			return fail(l, d, "nested graphs are not supported");
+		if (gml_is(d, "hyperedge"))
+			return fail(l, d, "hyperedges are not supported");
 		if (!gml_is(d, "data"))
 			continue;
 		if ((k = data_key(l, d)) < 0)
@@ -463,7 +487,7 @@ read_graph(struct loader *l, xmlNodePtr gr, struct rp_graph_input *in)
 	struct rp_graph *g = &in->g;
 	struct rp_strmap ids;
 	unsigned char seen[F_COUNT];
-	xmlNodePtr c;
+	xmlNodePtr c, d;
 	char *ed, *gid;
 	int rc = -1;
 
@@ -499,6 +523,12 @@ read_graph(struct loader *l, xmlNodePtr gr, struct rp_graph_input *in)
 
 		if (!gml_is(c, "edge"))
 			continue;
+		for (d = c->children; d != NULL; d = d->next)
+			if (gml_is(d, "graph") || gml_is(d, "hyperedge")) {
+				fail(l, d, gml_is(d, "graph") ? "nested graphs are "
+				    "not supported" : "hyperedges are not supported");
+				goto out;
+			}
 		dir = rp_xml_attr(c, "directed");
 		if (dir != NULL && strcmp(dir, "false") == 0) {
 			free(dir);
@@ -516,15 +546,36 @@ read_graph(struct loader *l, xmlNodePtr gr, struct rp_graph_input *in)
 		goto out;
 	}
 	{
-		/* Bound every sum of byte counts a plan can form (each node
-		 * below 2^62, so no partial sum overflows). */
+		/* Bound every sum of byte counts a plan can form: each count
+		 * is at most 2^62, and so is every partial sum, so no addition
+		 * here or in a plan overflows. */
 		int64_t total = g->fixed_mem;
-		int v;
-		for (v = 0; v < g->n && total <= MAX_BYTES; v++)
-			total += g->mem[v] + g->workspace[v];
-		if (total > MAX_BYTES) {
+		double cost = 0, cmax;
+		int v, over = 0;
+		for (v = 0; v < g->n && !over; v++) {
+			over = g->mem[v] > MAX_BYTES - total;
+			if (!over)
+				total += g->mem[v];
+			over = over || g->workspace[v] > MAX_BYTES - total;
+			if (!over)
+				total += g->workspace[v];
+			cost += g->cost[v];
+		}
+		if (over) {
 			fail(l, gr, "the graph's memory (fixed_mem plus every "
 			    "node's mem and workspace) exceeds 4 EiB");
+			goto out;
+		}
+		/* A plan computes each node at most n times in practice, and
+		 * the solvers add such sums: they must stay finite. */
+		cmax = 1e300 / ((double)g->n + 1) / ((double)g->n + 1);
+		if (!(cost <= cmax)) {
+			char *msg = rp_xasprintf("the node costs sum to %.4g, more "
+			    "than the %.4g supported for %d nodes (a plan's cost, "
+			    "with its recomputations, must stay finite)", cost,
+			    cmax, g->n);
+			fail(l, gr, msg);
+			free(msg);
 			goto out;
 		}
 	}
@@ -627,7 +678,7 @@ rp_graphml_read(const char *path, struct rp_graph **out, char **cause)
 	int rc;
 
 	*out = NULL;
-	if (rp_xml_slurp(path, &buf, &len, cause) != 0)
+	if (rp_read_input(path, &buf, &len, cause) != 0)
 		return -1;
 	rc = rp_graphml_read_memory(buf, len, path, out, cause);
 	free(buf);

@@ -118,7 +118,8 @@ ret_eval(const struct rp_graph *g, const struct rp_retain *ret, int nr,
 {
 	struct rp_retain *copy = rp_xmalloc(sizeof *copy * (size_t)(nr ? nr : 1));
 
-	memcpy(copy, ret, sizeof *copy * (size_t)nr);
+	if (nr > 0)
+		memcpy(copy, ret, sizeof *copy * (size_t)nr);
 	seq->len = 0;
 	rp_solve_r(g, copy, nr, seq);
 	free(copy);

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dtr.h"
+#include "files.h"
 #include "graphml.h"
 #include "lpround.h"
 #include "milp.h"
@@ -19,6 +21,7 @@
 #include "strategy.h"
 #include "units.h"
 #include "util.h"
+#include "xmlutil.h"
 
 /* Exit statuses, documented in remat-plan(1). */
 enum {
@@ -207,8 +210,8 @@ check_plan(const struct rp_problem *pb, const char *path, enum rp_format fmt)
 
 /* --write-mps, --write-lp and --read-solution: the MILP as files. */
 static int
-milp_files(const struct rp_problem *pb, const char *mps, const char *lpf,
-    const char *sol, const char *output, enum rp_format fmt)
+milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
+    const char *lpf, const char *sol, const char *output, enum rp_format fmt)
 {
 	struct rp_milp *m;
 	struct rp_milp_stats st;
@@ -222,8 +225,8 @@ milp_files(const struct rp_problem *pb, const char *mps, const char *lpf,
 		return EXIT_INTERNAL;
 	}
 	rp_milp_stats(m, &st);
-	if ((mps != NULL && rp_milp_write(m, mps, 0, &cause) != 0) ||
-	    (lpf != NULL && rp_milp_write(m, lpf, 1, &cause) != 0)) {
+	if ((mps != NULL && rp_milp_write(m, mps, 0, graph, &cause) != 0) ||
+	    (lpf != NULL && rp_milp_write(m, lpf, 1, graph, &cause) != 0)) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);
 		rp_milp_free(m);
@@ -263,6 +266,7 @@ milp_files(const struct rp_problem *pb, const char *mps, const char *lpf,
 				meta.budget = pb->budget;
 				meta.baseline = pb->baseline;
 				meta.sim = &s;
+				meta.input = graph;
 				if (rp_planxml_write(output, pb->g, &p, &meta, &cause) != 0) {
 					fprintf(stderr, "%s: %s\n", progname, cause);
 					free(cause);
@@ -506,6 +510,31 @@ parse_args(int argc, char **argv, struct cli *c)
 		free(cause);
 		return rc;
 	}
+	/* Outputs that would be refused are refused before any work: the
+	 * input graph (a usage error), a directory or a read-only file. */
+	{
+		const char *outs[3];
+		int k;
+		outs[0] = c->output != NULL && strcmp(c->output, "-") != 0 ?
+		    c->output : NULL;
+		outs[1] = c->write_mps;
+		outs[2] = c->write_lp;
+		for (k = 0; k < 3; k++) {
+			if (outs[k] == NULL || c->graph == NULL)
+				continue;
+			rc = rp_output_check(outs[k], c->graph, &cause);
+			if (rc == 2) {
+				rc = usage_error("%s", cause);
+				free(cause);
+				return rc;
+			}
+			if (rc != 0) {
+				fprintf(stderr, "%s: %s\n", progname, cause);
+				free(cause);
+				return EXIT_INTERNAL;
+			}
+		}
+	}
 	return -1;
 }
 
@@ -520,7 +549,7 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	struct rp_shared shared;
 	struct rp_ctx ctx;
 	char *cause = NULL;
-	int i, picked, rc = EXIT_OK, failed = 0;
+	int i, picked, rc = EXIT_OK, failed = 0, tty;
 	FILE *rep;
 
 	rp_lp_memo_init(&memo);
@@ -535,13 +564,25 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	 * each strategy gets the limit, but never past this. */
 	if (c->opt.time_limit > 0)
 		ctx.deadline = rp_now() + 2 * c->opt.time_limit;
+	/* Without -v, a terminal still sees which strategy is running, on
+	 * one line that is cleared at the end. */
+	tty = !c->opt.verbose && isatty(STDERR_FILENO);
 	for (i = 0; i < n; i++) {
+		if (tty) {
+			fprintf(stderr, "\r%s: running %s (%d of %d)...\033[K",
+			    progname, strats[i]->name, i + 1, n);
+			fflush(stderr);
+		}
 		rp_strategy_run(strats[i], pb, &ctx, &res[i]);
 		shared.nresults = i + 1;
 		if (res[i].status == RP_FAILED)
 			failed = 1;
 		rp_log(&ctx, 1, "%s: %s in %.1f ms", strats[i]->name,
 		    rp_status_name(res[i].status), res[i].seconds * 1e3);
+	}
+	if (tty) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
 	}
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
@@ -562,6 +603,7 @@ plan(const struct cli *c, const struct rp_problem *pb,
 		meta.budget = pb->budget;
 		meta.baseline = pb->baseline;
 		meta.sim = &res[picked].sim;
+		meta.input = c->graph;
 		if (rp_planxml_write(c->output, pb->g, &res[picked].plan, &meta,
 		    &cause) != 0) {
 			fprintf(stderr, "%s: %s\n", progname, cause);
@@ -605,6 +647,8 @@ main(int argc, char **argv)
 	double t0;
 
 	rp_malloc_tune();
+	rp_files_init();
+	rp_xml_setup();
 	if ((rc = parse_args(argc, argv, &c)) >= 0)
 		return rc;
 	if ((nstrat = select_strategies(c.strategies, &strats)) < 0)
@@ -632,8 +676,8 @@ main(int argc, char **argv)
 	else if (c.check != NULL)
 		rc = check_plan(&pb, c.check, c.fmt);
 	else if (c.write_mps != NULL || c.write_lp != NULL || c.read_sol != NULL)
-		rc = milp_files(&pb, c.write_mps, c.write_lp, c.read_sol, c.output,
-		    c.fmt);
+		rc = milp_files(&pb, c.graph, c.write_mps, c.write_lp, c.read_sol,
+		    c.output, c.fmt);
 	else if (pb.budget < pb.min_budget) {
 		char b[32], *mt = min_budget_text(&pb);
 		rp_format_bytes(pb.budget, b, sizeof b);

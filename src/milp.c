@@ -348,16 +348,18 @@ rp_milp_read_solution(struct rp_milp *m, const char *path, struct rp_seq *seq,
 }
 
 int
-rp_milp_write(struct rp_milp *m, const char *path, int lp_format, char **cause)
+rp_milp_write(struct rp_milp *m, const char *path, int lp_format,
+    const char *refuse, char **cause)
 {
 	struct rp_engine *e;
 	int rc;
 
 	if (m->ops == &rp_engine_glpk)
-		return rp_engine_glpk_write(engine(m), path, lp_format, cause);
+		return rp_engine_glpk_write(engine(m), path, lp_format, refuse,
+		    cause);
 	/* The files are GLPK's: a GLPK copy of the model writes them. */
 	e = rp_engine_glpk.load(&m->f.mip);
-	rc = rp_engine_glpk_write(e, path, lp_format, cause);
+	rc = rp_engine_glpk_write(e, path, lp_format, refuse, cause);
 	rp_engine_glpk.free(e);
 	return rc;
 }

@@ -130,8 +130,9 @@ int rp_milp_read_solution(struct rp_milp *m, const char *path,
 /* Writes the model at its budget in MPS (free format) or CPLEX LP format.
  * Columns are named R_t_i, S_t_i (recompute, keep node i in stage t),
  * F_t_e (free the e-th edge's input in stage t) and U_t_k (memory after
- * node k). Returns 0, or -1 with *cause set. */
+ * node k). The file is written as rp_write_output writes (files.h), never
+ * over refuse. Returns 0, or -1 with *cause set. */
 int rp_milp_write(struct rp_milp *m, const char *path, int lp_format,
-    char **cause);
+    const char *refuse, char **cause);
 
 #endif

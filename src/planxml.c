@@ -12,44 +12,10 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "files.h"
 #include "planxml.h"
 #include "util.h"
 #include "xmlutil.h"
-
-/* Writes all of buf to fd; returns 0 or -1 with errno set. */
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* The path a symbolic link points to, relative to the link's folder when
- * it is relative; NULL when it cannot be read. */
-static char *
-link_target(const char *path)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink(path, buf, sizeof buf - 1);
-	const char *slash;
-
-	if (n < 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(path, '/');
-	if (buf[0] == '/' || slash == NULL)
-		return rp_xstrdup(buf);
-	return rp_xasprintf("%.*s/%s", (int)(slash - path), path, buf);
-}
 
 /* Renders the plan document into a new xmlBuffer. */
 static xmlBufferPtr
@@ -121,107 +87,51 @@ render(const struct rp_graph *g, const struct rp_plan *p,
 	return buf;
 }
 
+/* Writes the rendered plan into the file named tmp. */
+struct content {
+	const char *data;
+	size_t len;
+};
+
+static int
+write_content(const char *tmp, void *ctx)
+{
+	const struct content *c = ctx;
+	int fd = open(tmp, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC), e;
+
+	if (fd < 0 || rp_write_all(fd, c->data, c->len) != 0) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		return e;
+	}
+	return close(fd) != 0 ? errno : 0;
+}
+
 int
 rp_planxml_write(const char *path, const struct rp_graph *g,
     const struct rp_plan *p, const struct rp_plan_meta *meta, char **cause)
 {
 	xmlBufferPtr buf = render(g, p, meta);
-	const char *data;
-	size_t len;
-	char *tmp;
-	int fd, e;
+	struct content c;
+	int rc;
 
 	if (buf == NULL) {
 		*cause = rp_xstrdup("cannot render the plan document");
 		return -1;
 	}
-	data = (const char *)xmlBufferContent(buf);
-	len = (size_t)xmlBufferLength(buf);
+	c.data = (const char *)xmlBufferContent(buf);
+	c.len = (size_t)xmlBufferLength(buf);
 	if (strcmp(path, "-") == 0) {
-		if (write_all(STDOUT_FILENO, data, len) != 0) {
+		rc = rp_write_all(STDOUT_FILENO, c.data, c.len);
+		if (rc != 0)
 			*cause = rp_xasprintf("cannot write the plan to standard "
 			    "output: %s", strerror(errno));
-			xmlBufferFree(buf);
-			return -1;
-		}
-		xmlBufferFree(buf);
-		return 0;
-	}
-	/* Write through symbolic links, and straight into what is not a
-	 * regular file (a device, a pipe): renaming over them would replace
-	 * them. Regular files get a temporary file and a rename. */
-	{
-		struct stat st;
-		char *real = NULL;
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-			real = realpath(path, NULL);
-			if (real == NULL)
-				real = link_target(path);	/* dangling */
-			if (real == NULL || (lstat(real, &st) == 0 &&
-			    S_ISLNK(st.st_mode))) {
-				*cause = rp_xasprintf("cannot write '%s': cannot "
-				    "resolve the symbolic link", path);
-				free(real);
-				xmlBufferFree(buf);
-				return -1;
-			}
-			{
-				int rc = rp_planxml_write(real, g, p, meta, cause);
-				free(real);
-				xmlBufferFree(buf);
-				return rc;
-			}
-		}
-		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-			fd = open(path, O_WRONLY | O_TRUNC);
-			if (fd < 0 || write_all(fd, data, len) != 0) {
-				e = errno;
-				*cause = rp_xasprintf("cannot write '%s': %s", path,
-				    strerror(e));
-				if (fd >= 0)
-					close(fd);
-				xmlBufferFree(buf);
-				return -1;
-			}
-			close(fd);
-			xmlBufferFree(buf);
-			return 0;
-		}
-	}
-	tmp = rp_xasprintf("%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		*cause = rp_xasprintf("cannot write '%s': %s", path, strerror(errno));
-		free(tmp);
-		xmlBufferFree(buf);
-		return -1;
-	}
-	if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
-		e = errno;
-		close(fd);
-		unlink(tmp);
-		*cause = rp_xasprintf("cannot write '%s': %s", path, strerror(e));
-		free(tmp);
-		xmlBufferFree(buf);
-		return -1;
-	}
-	/* mkstemp creates 0600; plans are ordinary files. */
-	{
-		mode_t um = umask(0);
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
-		e = errno;
-		unlink(tmp);
-		*cause = rp_xasprintf("cannot write '%s': %s", path, strerror(e));
-		free(tmp);
-		xmlBufferFree(buf);
-		return -1;
-	}
-	free(tmp);
+	} else
+		rc = rp_write_output(path, meta->input, write_content, &c,
+		    cause);
 	xmlBufferFree(buf);
-	return 0;
+	return rc;
 }
 
 struct reader {
@@ -232,7 +142,25 @@ struct reader {
 	int rcap, lcap;
 	struct rp_plan *p;
 	char *cause;
+	xmlNsPtr ns;		/* the root's namespace, NULL for none */
 };
+
+/* A statement: compute or free in the plan's own namespace (none, or
+ * the root's default one). Elements of other namespaces are extensions,
+ * never executed, as foreign elements in a graph are ignored. */
+static int
+stmt_is(const struct reader *r, xmlNodePtr c, const char *name)
+{
+	const xmlChar *a, *b;
+
+	if (!rp_xml_is(c, name))
+		return 0;
+	a = c->ns != NULL ? c->ns->href : NULL;
+	b = r->ns != NULL ? r->ns->href : NULL;
+	if (a == NULL || b == NULL)
+		return a == b;
+	return xmlStrEqual(a, b);
+}
 
 static int
 rfail(struct reader *r, xmlNodePtr at, char *msg)
@@ -273,8 +201,8 @@ read_stmts(struct reader *r, xmlNodePtr e)
 	for (c = e->children; c != NULL; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		if (rp_xml_is(c, "compute") || rp_xml_is(c, "free")) {
-			int is_compute = rp_xml_is(c, "compute");
+		if (stmt_is(r, c, "compute") || stmt_is(r, c, "free")) {
+			int is_compute = stmt_is(r, c, "compute");
 			line = rp_xml_line(c);
 			v = -1;
 			if (is_compute) {
@@ -327,7 +255,7 @@ rp_planxml_read(const char *path, const struct rp_graph *g,
 	size_t len;
 	int v, rc = -1;
 
-	if (rp_xml_slurp(path, &buf, &len, cause) != 0)
+	if (rp_read_input(path, &buf, &len, cause) != 0)
 		return -1;
 	doc = rp_xml_parse(buf, len, path, cause);
 	free(buf);
@@ -358,6 +286,7 @@ rp_planxml_read(const char *path, const struct rp_graph *g,
 		goto out;
 	}
 	free(ver);
+	r.ns = root->ns;
 	if (read_stmts(&r, root) != 0)
 		goto out;
 	rc = 0;

@@ -14,11 +14,12 @@ struct rp_plan_meta {
 	int64_t budget;
 	double baseline;
 	const struct rp_sim *sim;	/* cost, peak, counts of the plan */
+	const char *input;	/* the graph file, never overwritten; or NULL */
 };
 
-/* Writes plan p of graph g to path ("-" for standard output). A file is
- * written under a temporary name and renamed into place, so a failure never
- * leaves a partial file. Output is byte-for-byte deterministic. Returns 0,
+/* Writes plan p of graph g to path ("-" for standard output), never over
+ * meta->input, through rp_write_output: a failure never leaves a partial
+ * file. Output is byte-for-byte deterministic. Returns 0,
  * or -1 with *cause set (caller frees). */
 int rp_planxml_write(const char *path, const struct rp_graph *g,
     const struct rp_plan *p, const struct rp_plan_meta *meta, char **cause);

@@ -25,6 +25,16 @@ json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A number in JSON, which has no infinities or NaN: null for those. */
+static void
+json_num(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
+}
+
 /* Prints s as a CSV field, quoted when needed. */
 static void
 csv_str(FILE *f, const char *s)
@@ -73,9 +83,11 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 		json_str(f, g->name);
 		fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"forward\":%d,"
 		    "\"backward\":%d,\"outputs\":%d,\"no_recompute\":%d,"
-		    "\"fixed_mem\":%lld,\"baseline_cost\":%.10g,\"cost_unit\":",
+		    "\"fixed_mem\":%lld,\"baseline_cost\":",
 		    g->n, g->m, nf, g->n - nf, nout, nfixed,
-		    (long long)g->fixed_mem, pb->baseline);
+		    (long long)g->fixed_mem);
+		json_num(f, "%.10g", pb->baseline);
+		fprintf(f, ",\"cost_unit\":");
 		json_str(f, g->cost_unit);
 		fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
 		    "\"document_order\":%s}\n", (long long)pb->ckpt_all_peak,
@@ -113,11 +125,11 @@ rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	if (fmt == RP_FMT_JSON) {
 		fprintf(f, "{\"plan\":");
 		json_str(f, path);
-		fprintf(f, ",\"valid\":true,\"cost\":%.10g,\"overhead\":", s->cost);
-		if (pb->baseline > 0)
-			fprintf(f, "%.6f", s->cost / pb->baseline);
-		else
-			fprintf(f, "null");
+		fprintf(f, ",\"valid\":true,\"cost\":");
+		json_num(f, "%.10g", s->cost);
+		fprintf(f, ",\"overhead\":");
+		json_num(f, "%.6f", pb->baseline > 0 ? s->cost / pb->baseline :
+		    NAN);
 		fprintf(f, ",\"peak\":%lld,\"computes\":%d,\"recomputes\":%d",
 		    (long long)s->peak, s->ncompute, s->nrecompute);
 		if (have_budget)
@@ -213,8 +225,10 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 
 	fprintf(f, "{\"graph\":");
 	json_str(f, pb->g->name);
-	fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":%.10g,"
-	    "\"cost_unit\":", pb->g->n, pb->g->m, pb->baseline);
+	fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":",
+	    pb->g->n, pb->g->m);
+	json_num(f, "%.10g", pb->baseline);
+	fprintf(f, ",\"cost_unit\":");
 	json_str(f, pb->g->cost_unit);
 	fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
 	    "\"budget\":%lld,\"results\":[", (long long)pb->ckpt_all_peak,
@@ -226,11 +240,11 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, ",\"status\":");
 		json_str(f, rp_status_name(r->status));
 		if (r->has_plan) {
-			fprintf(f, ",\"cost\":%.10g,\"overhead\":", r->sim.cost);
-			if (pb->baseline > 0)
-				fprintf(f, "%.6f", r->sim.cost / pb->baseline);
-			else
-				fprintf(f, "null");
+			fprintf(f, ",\"cost\":");
+			json_num(f, "%.10g", r->sim.cost);
+			fprintf(f, ",\"overhead\":");
+			json_num(f, "%.6f", pb->baseline > 0 ? r->sim.cost /
+			    pb->baseline : NAN);
 			fprintf(f, ",\"peak\":%lld,\"recomputes\":%d",
 			    (long long)r->sim.peak, r->sim.nrecompute);
 		}
@@ -242,10 +256,7 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fputc('}', f);
 	}
 	fprintf(f, "],\"lower_bound\":");
-	if (isfinite(lb))
-		fprintf(f, "%.10g", lb);
-	else
-		fprintf(f, "null");
+	json_num(f, "%.10g", lb);
 	fprintf(f, ",\"frontier_advancing_infeasible\":%s",
 	    isinf(lb) ? "true" : "false");
 	if (isfinite(lb))

@@ -22,52 +22,44 @@ xml_silent(void *ctx, const char *msg, ...)
 	(void)msg;
 }
 
-static void
-xml_init(void)
+/* libxml2's allocations go through the wrappers, so that running out of
+ * memory while reading a file is reported as that (status 4), not as
+ * whatever the library makes of a NULL (an empty attribute, a bad
+ * number). */
+static void *
+xml_malloc(size_t n)
+{
+	return rp_xmalloc(n);
+}
+
+static void *
+xml_realloc(void *p, size_t n)
+{
+	return rp_xreallocarray(p, n, 1);
+}
+
+static char *
+xml_strdup(const char *s)
+{
+	return rp_xstrdup(s);
+}
+
+void
+rp_xml_setup(void)
 {
 	static int done;
 	if (!done) {
+		xmlMemSetup(free, xml_malloc, xml_realloc, xml_strdup);
 		xmlInitParser();
 		xmlSetGenericErrorFunc(NULL, xml_silent);
 		done = 1;
 	}
 }
 
-int
-rp_xml_slurp(const char *path, char **bufp, size_t *lenp, char **cause)
+static void
+xml_init(void)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, r;
-
-	if (f == NULL) {
-		*cause = rp_oneline(rp_xasprintf("cannot open '%s': %s", path,
-		    strerror(errno)));
-		return -1;
-	}
-	for (;;) {
-		if (len + 65536 > cap) {
-			cap = cap ? cap * 2 : 65536 * 2;
-			buf = rp_xreallocarray(buf, cap, 1);
-		}
-		r = fread(buf + len, 1, cap - len - 1, f);
-		len += r;
-		if (r == 0)
-			break;
-	}
-	if (ferror(f)) {
-		int e = errno;
-		fclose(f);
-		free(buf);
-		*cause = rp_xasprintf("cannot read '%s': %s", path,
-		    strerror(e ? e : EIO));
-		return -1;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	return 0;
+	rp_xml_setup();
 }
 
 xmlDocPtr
@@ -83,6 +75,20 @@ rp_xml_parse(const char *buf, size_t len, const char *name, char **cause)
 	if (len > (size_t)0x7fffffff) {
 		*cause = rp_xasprintf("%s: file is too large (over 2 GiB)", name);
 		return NULL;
+	}
+	{
+		/* libxml2 stops at a NUL byte: what follows would be lost
+		 * without a word. */
+		const char *z = memchr(buf, '\0', len);
+		if (z != NULL) {
+			int line = 1;
+			const char *q;
+			for (q = buf; q < z; q++)
+				line += *q == '\n';
+			*cause = rp_xasprintf("%s:%d: a NUL byte in the file (it "
+			    "is not a text document)", name, line);
+			return NULL;
+		}
 	}
 	ctxt = xmlNewParserCtxt();
 	if (ctxt == NULL) {

@@ -7,9 +7,10 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-/* Reads a whole file into a new buffer (caller frees). Returns 0, or -1 with
- * *cause = "cannot read 'path': reason". */
-int rp_xml_slurp(const char *path, char **buf, size_t *len, char **cause);
+/* Sets libxml2 up: allocations through rp_xmalloc (out of memory ends the
+ * run with status 4), no messages of its own. Programs call it before
+ * any other libxml2 use; the parser calls it too. */
+void rp_xml_setup(void);
 
 /* Parses a document safely (no network, no entity expansion into the tree,
  * no output on stderr). Returns the document, or NULL with *cause set to

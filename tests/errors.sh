@@ -6,6 +6,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 cd "$SRC/tests/data" || exit 1
 L=../../graphs/linear-8.xml
+TRY="Try 'remat-plan --help' for more information."
 
 # expect STATUS 'EXPECTED STDERR' ARGS...
 expect() {
@@ -64,6 +65,14 @@ graph bad/mem-fraction.xml "bad/mem-fraction.xml:11: node 'a': mem '1.5' is not 
 graph bad/mem-negative.xml "bad/mem-negative.xml:11: node 'a': mem -3 is negative"
 graph bad/mem-huge.xml "bad/mem-huge.xml:11: node 'a': mem 99999999999999999999 is too large"
 graph bad/total-huge.xml "bad/total-huge.xml:10: the graph's memory (fixed_mem plus every node's mem and workspace) exceeds 4 EiB"
+# Sums that would overflow: two mem values of 2^62, mem + workspace of
+# 2^63, a workspace default of 2^62 on two nodes; costs whose sum is not
+# finite; a byte count that underflows a double.
+graph bad/mem-sum-overflow.xml "bad/mem-sum-overflow.xml:10: the graph's memory (fixed_mem plus every node's mem and workspace) exceeds 4 EiB"
+graph bad/mem-workspace-overflow.xml "bad/mem-workspace-overflow.xml:10: the graph's memory (fixed_mem plus every node's mem and workspace) exceeds 4 EiB"
+graph bad/workspace-default-overflow.xml "bad/workspace-default-overflow.xml:10: the graph's memory (fixed_mem plus every node's mem and workspace) exceeds 4 EiB"
+graph bad/cost-sum-huge.xml "bad/cost-sum-huge.xml:10: the node costs sum to inf, more than the 6.25e+298 supported for 3 nodes (a plan's cost, with its recomputations, must stay finite)"
+graph bad/mem-tiny.xml "bad/mem-tiny.xml:11: node 'a': mem '1e-400' is not a whole number of bytes"
 graph bad/workspace-bad.xml "bad/workspace-bad.xml:11: node 'a': workspace 'lots' is not a whole number of bytes"
 graph bad/kind-bad.xml "bad/kind-bad.xml:11: node 'a': kind 'sideways' is not 'forward' or 'backward'"
 graph bad/recompute-bad.xml "bad/recompute-bad.xml:11: node 'a': recompute 'maybe' is not 'true' or 'false'"
@@ -71,6 +80,11 @@ graph bad/output-bad.xml "bad/output-bad.xml:11: node 'a': output 'perhaps' is n
 graph bad/fixed-mem-bad.xml "bad/fixed-mem-bad.xml:11: fixed_mem '-1' is not a non-negative whole number of bytes"
 # Edges and graph structure.
 graph bad/edge-undirected.xml "bad/edge-undirected.xml:13: undirected edge in a directed graph"
+graph bad/edge-directed-false.xml "bad/edge-directed-false.xml:13: undirected edge in a directed graph"
+graph bad/graph-in-edge.xml "bad/graph-in-edge.xml:13: nested graphs are not supported"
+graph bad/hyperedge-in-node.xml "bad/hyperedge-in-node.xml:11: hyperedges are not supported"
+graph bad/key-conflict.xml "bad/key-conflict.xml:4: key 'c2' gives 'cost' the default '2', but key 'c' (line 3) gives it '1'"
+graph bad/nul-after.xml "bad/nul-after.xml:62: a NUL byte in the file (it is not a text document)"
 graph bad/edge-no-source.xml "bad/edge-no-source.xml:12: <edge> has no source attribute"
 graph bad/edge-unknown-target.xml "bad/edge-unknown-target.xml:13: edge target 'conv9' is not a node"
 graph bad/self-loop.xml "bad/self-loop.xml:14: edge from 'b' to itself (self loops are not allowed)"
@@ -78,6 +92,16 @@ graph bad/cycle.xml "bad/cycle.xml:12: graph has a cycle through node 'a': 'a' -
 # Unreadable files.
 graph does-not-exist.xml "cannot open 'does-not-exist.xml': No such file or directory"
 graph bad "cannot read 'bad': Is a directory"
+# What is not a regular file is refused before anything is read: no read
+# without end (/dev/zero), no wait for a writer (a FIFO).
+graph /dev/zero "cannot read '/dev/zero': not a regular file"
+mkfifo "$TMP/fifo" && graph "$TMP/fifo" "cannot read '$TMP/fifo': not a regular file"
+rm -f "$TMP/fifo"
+# A file over 2 GiB is refused by its size, unread (sparse: no disk used).
+if truncate -s 3G "$TMP/sparse.xml" 2>/dev/null; then
+	graph "$TMP/sparse.xml" "$TMP/sparse.xml: file is too large (over 2 GiB)"
+	rm -f "$TMP/sparse.xml"
+fi
 
 # Plan files given to --check.
 plan() {
@@ -106,6 +130,22 @@ expect 3 "remat-plan: solutions/bad-index.sol:2: 'R_99_0' is not a variable of t
 expect 3 "remat-plan: solutions/infeasible.sol: the solution is not a valid plan: node 'drop' is computed again, but it has recompute=false" \
 	--graph good/small.xml --budget 30 --read-solution solutions/infeasible.sol -o "$TMP/out.xml"
 plan $L missing-plan.xml "cannot open 'missing-plan.xml': No such file or directory"
+plan $L /dev/zero "cannot read '/dev/zero': not a regular file"
+# Statements in a foreign namespace are extensions, never executed.
+plan $L plans/foreign-ns.xml "plans/foreign-ns.xml: invalid plan: node 'f0' is never computed"
+# Solution files: no read without end, indices that do not wrap, lines of
+# any length, a directory said to be one.
+expect 3 "remat-plan: cannot read '/dev/zero': not a regular file" \
+	--graph $L --budget 6 --read-solution /dev/zero
+expect 3 "remat-plan: cannot read 'solutions': Is a directory" \
+	--graph $L --budget 6 --read-solution solutions
+printf 'R_4294967297_0 1\n' >"$TMP/wrap.sol"
+expect 3 "remat-plan: $TMP/wrap.sol:1: 'R_4294967297_0' is not a variable of this model" \
+	--graph $L --budget 6 --read-solution "$TMP/wrap.sol"
+{ printf '%5000s\n' '' | tr ' ' x; printf 'R_99_0 1\n'; } >"$TMP/long.sol"
+expect 3 "remat-plan: $TMP/long.sol:2: 'R_99_0' is not a variable of this model" \
+	--graph $L --budget 6 --read-solution "$TMP/long.sol"
+rm -f "$TMP/wrap.sol" "$TMP/long.sol"
 
 # Budgets that no plan can meet: status 1.
 expect 1 "remat-plan: budget 2 B (2 bytes) is below the smallest budget any plan can need: 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
@@ -129,6 +169,60 @@ grep -q "lru: out of memory: 'grad_dec0_relu2' with its locked inputs does not f
 expect 4 "remat-plan: cannot write '$TMP/no-such-dir/out.xml': No such file or directory" \
 	--graph $L --budget 60% -o "$TMP/no-such-dir/out.xml"
 
+# The input graph is never overwritten (a usage error, before any work),
+# nor is a read-only file or a directory (status 4, before any work).
+cp $L "$TMP/g.xml"
+expect 2 "remat-plan: cannot write '$TMP/g.xml': it is the input graph
+$TRY" --graph "$TMP/g.xml" --budget 60% -o "$TMP/g.xml"
+ln -s g.xml "$TMP/link.xml"
+expect 2 "remat-plan: cannot write '$TMP/link.xml': it is the input graph
+$TRY" --graph "$TMP/g.xml" --budget 60% --write-lp "$TMP/link.xml"
+cmp -s $L "$TMP/g.xml" && pass "the input graph is unchanged" || fail "the input graph was changed"
+rm -f "$TMP/g.xml" "$TMP/link.xml"
+cp $L "$TMP/ro.xml" && chmod 444 "$TMP/ro.xml"
+expect 4 "remat-plan: cannot write '$TMP/ro.xml': the file is read-only" \
+	--graph $L --budget 60% -o "$TMP/ro.xml"
+rm -f "$TMP/ro.xml"
+mkdir "$TMP/d"
+expect 4 "remat-plan: cannot write '$TMP/d': Is a directory" \
+	--graph $L --budget 60% --write-mps "$TMP/d"
+rmdir "$TMP/d"
+# A replaced plan keeps its file's mode.
+"$RP" --graph $L --budget 60% -o "$TMP/mode.xml" >/dev/null && chmod 640 "$TMP/mode.xml" &&
+    "$RP" --graph $L --budget 60% -o "$TMP/mode.xml" >/dev/null &&
+    [ "$(stat -c %a "$TMP/mode.xml")" = 640 ] && pass "a replaced plan keeps its mode" ||
+    fail "a replaced plan does not keep its mode: $(stat -c %a "$TMP/mode.xml")"
+rm -f "$TMP/mode.xml"
+# Model files past a file size limit: an error, not SIGXFSZ, and no file.
+for opt in --write-mps --write-lp; do
+	(ulimit -f 4; "$RP" --graph ../../graphs/unet-3.xml --budget 60% $opt "$TMP/model" \
+	    >/dev/null 2>"$TMP/stderr"; echo $? >"$TMP/rc")
+	if [ "$(cat "$TMP/rc")" = 4 ] &&
+	    [ "$(cat "$TMP/stderr")" = "remat-plan: cannot write '$TMP/model': File too large" ] &&
+	    ! ls "$TMP" | grep -q '^model'; then
+		pass "$opt past ulimit -f: status 4, nothing left"
+	else
+		fail "$opt past ulimit -f: status $(cat "$TMP/rc"), $(cat "$TMP/stderr"), $(ls "$TMP")"
+	fi
+	rm -f "$TMP"/model* "$TMP/rc"
+done
+if [ -w /dev/full ]; then
+	expect 4 "remat-plan: cannot write '/dev/full': No space left on device" \
+		--graph $L --budget 60% --write-lp /dev/full
+fi
+# Out of memory is said to be that: status 4, never a complaint about the
+# file. (Skipped where the binary cannot start under the limit, as with
+# AddressSanitizer.)
+if (ulimit -v 150000; "$RP" --version) >/dev/null 2>&1; then
+	"$(dirname "$RP")/tools/gengraph" random 2000 60000 3 >"$TMP/big.xml"
+	(ulimit -v 150000; "$RP" --graph "$TMP/big.xml" --budget 50% -t 5 \
+	    >/dev/null 2>"$TMP/stderr"; echo $? >"$TMP/rc")
+	[ "$(cat "$TMP/rc")" = 4 ] && [ "$(cat "$TMP/stderr")" = "remat-plan: out of memory" ] &&
+	    pass "out of memory: status 4, said so" ||
+	    fail "out of memory: status $(cat "$TMP/rc"), $(cat "$TMP/stderr")"
+	rm -f "$TMP/big.xml" "$TMP/rc"
+fi
+
 # A report that cannot be written: status 4.
 if [ -w /dev/full ]; then
 	"$RP" --graph $L --budget 60% >/dev/full 2>"$TMP/stderr"
@@ -138,7 +232,6 @@ if [ -w /dev/full ]; then
 fi
 
 # Usage errors: status 2.
-TRY="Try 'remat-plan --help' for more information."
 expect 2 "remat-plan: --graph FILE is required
 $TRY"
 expect 2 "remat-plan: --budget is required (for example --budget 16G or --budget 60%)

@@ -204,8 +204,14 @@ class Plan:
                             % (path, _local(root.tag)))
         self.attrs = dict(root.attrib)
         self.statements = []
+        # Statements are in the root's namespace (normally none); compute
+        # or free elements of another one are extensions, not executed.
+        ns = root.tag[:root.tag.index('}') + 1] if root.tag.startswith('{') else ''
         for el in root.iter():
-            tag = _local(el.tag)
+            if not isinstance(el.tag, str):
+                continue
+            el_ns = el.tag[:el.tag.index('}') + 1] if el.tag.startswith('{') else ''
+            tag = _local(el.tag) if el_ns == ns else None
             if tag == 'compute' and el.get('node') is not None and el.get('reg') is not None:
                 self.statements.append(('compute', el.get('node'), el.get('reg')))
             elif tag == 'free' and el.get('reg') is not None:

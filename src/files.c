@@ -1,0 +1,335 @@
+/* files.c: safe input and output files (see files.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "files.h"
+#include "util.h"
+
+int
+rp_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int
+rp_open_input(const char *path, size_t *size, char **cause)
+{
+	struct stat st;
+	int fd, fl;
+
+	/* Non-blocking, so that a FIFO without a writer cannot block the
+	 * open; it is refused below. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		*cause = rp_oneline(rp_xasprintf("cannot open '%s': %s", path,
+		    strerror(errno)));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		*cause = rp_oneline(rp_xasprintf("cannot read '%s': %s", path,
+		    strerror(errno)));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+		*cause = rp_oneline(rp_xasprintf("cannot read '%s': %s", path,
+		    S_ISDIR(st.st_mode) ? strerror(EISDIR) :
+		    "not a regular file"));
+		close(fd);
+		return -1;
+	}
+	if ((unsigned long long)st.st_size > RP_INPUT_MAX) {
+		*cause = rp_oneline(rp_xasprintf("%s: file is too large (over 2 "
+		    "GiB)", path));
+		close(fd);
+		return -1;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	*size = (size_t)st.st_size;
+	return fd;
+}
+
+int
+rp_read_input(const char *path, char **bufp, size_t *lenp, char **cause)
+{
+	size_t size, len = 0, cap;
+	char *buf;
+	int fd = rp_open_input(path, &size, cause);
+
+	if (fd < 0)
+		return -1;
+	/* The size said, and more if the file grows meanwhile, to the
+	 * limit. */
+	cap = size + 1 < 65536 ? 65536 : size + 1;
+	buf = rp_xmalloc(cap);
+	for (;;) {
+		ssize_t k;
+		if (len + 1 == cap) {
+			if (cap > RP_INPUT_MAX) {
+				free(buf);
+				close(fd);
+				*cause = rp_oneline(rp_xasprintf("%s: file is too "
+				    "large (over 2 GiB)", path));
+				return -1;
+			}
+			cap *= 2;
+			buf = rp_xreallocarray(buf, cap, 1);
+		}
+		k = read(fd, buf + len, cap - len - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			free(buf);
+			close(fd);
+			*cause = rp_oneline(rp_xasprintf("cannot read '%s': %s",
+			    path, strerror(e)));
+			return -1;
+		}
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/* The temporary file being written, removed by the signal handler; set
+ * and cleared with the signals blocked. */
+static char pending[PATH_MAX + 32];
+static volatile sig_atomic_t have_pending;
+static pid_t owner;
+
+static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NTERM (sizeof term_signals / sizeof term_signals[0])
+
+static void
+on_signal(int sig)
+{
+	if (have_pending && getpid() == owner)
+		(void)unlink(pending);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+rp_files_init(void)
+{
+	size_t i;
+
+	owner = getpid();
+	for (i = 0; i < NTERM; i++) {
+		struct sigaction sa, old;
+		/* A signal ignored by whoever started us stays ignored. */
+		if (sigaction(term_signals[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(term_signals[i], &sa, NULL);
+	}
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+static void
+block_signals(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < NTERM; i++)
+		sigaddset(&set, term_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Creates the temporary file for path and registers it. Returns its name
+ * (the caller frees it), or NULL with errno set. */
+static char *
+make_temp(const char *path)
+{
+	sigset_t old;
+	char *tmp = rp_xasprintf("%s.tmpXXXXXX", path);
+	int fd, e;
+
+	if (strlen(tmp) >= sizeof pending) {
+		free(tmp);
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	block_signals(&old);
+	fd = mkstemp(tmp);
+	e = errno;
+	if (fd >= 0) {
+		strcpy(pending, tmp);
+		have_pending = 1;
+		close(fd);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		free(tmp);
+		errno = e;
+		return NULL;
+	}
+	return tmp;
+}
+
+/* Removes the registered temporary file, or forgets it once renamed. */
+static void
+drop_temp(const char *tmp, int remove)
+{
+	sigset_t old;
+
+	block_signals(&old);
+	if (remove)
+		(void)unlink(tmp);
+	have_pending = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The file a symbolic link at path leads to, following chains; NULL when
+ * it cannot be resolved. A dangling link gives its target. */
+static char *
+resolve(const char *path)
+{
+	char *real = realpath(path, NULL);
+	char buf[PATH_MAX];
+	ssize_t k;
+
+	if (real != NULL)
+		return real;
+	k = readlink(path, buf, sizeof buf - 1);
+	if (k <= 0)
+		return NULL;
+	buf[k] = '\0';
+	if (buf[0] == '/' || strchr(path, '/') == NULL)
+		return rp_xstrdup(buf);
+	/* relative to the link's directory */
+	{
+		const char *slash = strrchr(path, '/');
+		return rp_xasprintf("%.*s/%s", (int)(slash - path), path, buf);
+	}
+}
+
+static int
+fail(char **cause, const char *path, const char *why)
+{
+	*cause = rp_oneline(rp_xasprintf("cannot write '%s': %s", path, why));
+	return -1;
+}
+
+int
+rp_output_check(const char *path, const char *refuse, char **cause)
+{
+	struct stat st, in;
+
+	if (stat(path, &st) != 0)
+		return 0;	/* a new file, or a dangling link */
+	if (refuse != NULL && stat(refuse, &in) == 0 &&
+	    in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+		fail(cause, path, "it is the input graph");
+		return 2;
+	}
+	if (S_ISDIR(st.st_mode))
+		return fail(cause, path, strerror(EISDIR));
+	if (S_ISREG(st.st_mode) &&
+	    (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0)
+		return fail(cause, path, "the file is read-only");
+	return 0;
+}
+
+int
+rp_write_output(const char *path, const char *refuse,
+    int (*write)(const char *tmp, void *ctx), void *ctx, char **cause)
+{
+	struct stat st;
+	char *tmp;
+	int exists, fd, rc;
+	mode_t mode;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char *real = resolve(path);
+		if (real == NULL || (lstat(real, &st) == 0 &&
+		    S_ISLNK(st.st_mode))) {
+			free(real);
+			return fail(cause, path, "cannot resolve the symbolic "
+			    "link");
+		}
+		rc = rp_write_output(real, refuse, write, ctx, cause);
+		free(real);
+		return rc;
+	}
+	if ((rc = rp_output_check(path, refuse, cause)) != 0)
+		return -1;
+	exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* A device or a pipe: renaming over it would replace it. */
+		fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return fail(cause, path, strerror(errno));
+		close(fd);
+		if ((rc = write(path, ctx)) != 0)
+			return fail(cause, path, strerror(rc));
+		return 0;
+	}
+	if ((tmp = make_temp(path)) == NULL)
+		return fail(cause, path, strerror(errno));
+	/* For tests/signals.sh: a pause with the temporary file in place,
+	 * for a signal to arrive in. */
+	if (getenv("REMAT_PLAN_TEST_WRITE_PAUSE") != NULL)
+		sleep((unsigned)atoi(getenv("REMAT_PLAN_TEST_WRITE_PAUSE")));
+	if ((rc = write(tmp, ctx)) != 0) {
+		drop_temp(tmp, 1);
+		free(tmp);
+		return fail(cause, path, strerror(rc));
+	}
+	/* A replaced file keeps its mode; a new one is an ordinary file
+	 * (mkstemp creates 0600). */
+	if (exists)
+		mode = st.st_mode & 07777;
+	else {
+		mode_t um = umask(0);
+		umask(um);
+		mode = 0666 & ~um;
+	}
+	fd = open(tmp, O_WRONLY | O_CLOEXEC);
+	rc = fd < 0 || fchmod(fd, mode) != 0 || fsync(fd) != 0 ? -1 : 0;
+	if (fd >= 0 && close(fd) != 0)
+		rc = -1;
+	if (rc != 0 || rename(tmp, path) != 0) {
+		int e = errno;
+		drop_temp(tmp, 1);
+		free(tmp);
+		return fail(cause, path, strerror(e));
+	}
+	drop_temp(tmp, 0);
+	free(tmp);
+	return 0;
+}
