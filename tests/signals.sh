@@ -1,7 +1,9 @@
 #!/bin/sh
 # Signals: a solver's worker child dies with remat-plan, whatever ends it,
 # within a second; a plan being written when a signal arrives leaves no
-# temporary file behind.
+# temporary file behind. (A child that sends nothing for a long time,
+# where only the parent-death signal ends it, is tests/unit/test_worker's
+# last case.)
 . "${top_srcdir:-.}/tests/lib.sh"
 G=$SRC/graphs/unet-b2-s128-c2.xml
 L=$SRC/graphs/linear-8.xml

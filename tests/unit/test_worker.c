@@ -4,7 +4,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "t.h"
@@ -41,6 +46,49 @@ child(struct rp_worker *w, void *arg)
 		_exit(3);
 	default:
 		rp_worker_end(w, 42, 7);
+	}
+}
+
+/* A child that says its pid on a pipe, then is stuck in one long step,
+ * sending nothing (where a dead parent is never noticed through the
+ * report pipe). */
+static void
+silent_child(struct rp_worker *w, void *arg)
+{
+	int fd = *(int *)arg;
+	pid_t me = getpid();
+
+	(void)w;
+	if (write(fd, &me, sizeof me) != sizeof me)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/* Whether process pid has ended (a zombie, waiting to be reaped by
+ * whoever inherited it, has), within about seconds. */
+static int
+ends_within(pid_t pid, double seconds)
+{
+	double t0 = rp_now();
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	for (;;) {
+		f = fopen(path, "r");
+		if (f == NULL)
+			return 1;
+		p = fgets(buf, sizeof buf, f);
+		fclose(f);
+		if (p == NULL)
+			return 1;
+		p = strrchr(buf, ')');
+		if (p != NULL && (p[2] == 'Z' || p[2] == 'X'))
+			return 1;
+		if (rp_now() - t0 > seconds)
+			return 0;
+		usleep(20000);
 	}
 }
 
@@ -96,5 +144,33 @@ main(void)
 	check_reports(&o, j.n);
 	free(o.sol);
 	free(o.vals);
+
+	t_case("a child silent in a long step dies within 1 s of its killed parent");
+	{
+		int fds[2], st;
+		pid_t parent, kid = -1;
+		CHECK(pipe(fds) == 0);
+		parent = fork();
+		if (parent == 0) {
+			struct rp_worker_out po;
+			close(fds[0]);
+			rp_worker_run(silent_child, &fds[1], 0, &po);
+			_exit(0);
+		}
+		close(fds[1]);
+		CHECK(parent > 0 && read(fds[0], &kid, sizeof kid) ==
+		    sizeof kid && kid > 0);
+		close(fds[0]);
+		if (parent > 0) {
+			kill(parent, SIGKILL);
+			waitpid(parent, &st, 0);
+		}
+		if (kid > 0) {
+			int gone = ends_within(kid, 1.0);
+			CHECK(gone);
+			if (!gone)
+				kill(kid, SIGKILL);
+		}
+	}
 	return t_done("test_worker");
 }
