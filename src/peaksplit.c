@@ -335,7 +335,8 @@ candidates(struct ps *p, int t, struct cand **out, int *cap)
 			nc++;
 		}
 	}
-	qsort(*out, (size_t)nc, sizeof **out, cmp_cand);
+	if (nc > 1)
+		qsort(*out, (size_t)nc, sizeof **out, cmp_cand);
 	return nc;
 }
 
