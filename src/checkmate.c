@@ -697,19 +697,36 @@ int
 rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
     struct rp_seq *seq, char **cause)
 {
-	char *buf, *line;
-	size_t len, at = 0;
-	unsigned char *on;
-	int t, i, lineno = 0, nvals = 0;
+	char *buf;
+	size_t len;
+	int rc;
 
 	if (rp_read_input(path, &buf, &len, cause) != 0)
 		return -1;
-	if (memchr(buf, '\0', len) != NULL) {
+	rc = rp_checkmate_read_solution_memory(f, buf, len, path, seq, cause);
+	free(buf);
+	return rc;
+}
+
+int
+rp_checkmate_read_solution_memory(const struct rp_checkmate *f,
+    const char *data, size_t len, const char *path, struct rp_seq *seq,
+    char **cause)
+{
+	char *buf, *line;
+	size_t at = 0;
+	unsigned char *on;
+	int t, i, lineno = 0, nvals = 0;
+
+	if (memchr(data, '\0', len) != NULL) {
 		*cause = rp_oneline(rp_xasprintf("%s: not a text file (it "
 		    "contains a NUL byte)", path));
-		free(buf);
 		return -1;
 	}
+	/* A copy, split into lines in place. */
+	buf = rp_xmalloc(len + 1);
+	memcpy(buf, data, len);
+	buf[len] = '\0';
 	on = rp_xcalloc((size_t)tri(f->n, 0) + 1, 1);
 	if (strncmp(buf, "c ", 2) == 0 || strncmp(buf, "s mip", 5) == 0) {
 		/* GLPK's own format, by column number */
@@ -743,8 +760,11 @@ rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
 					p += 2;
 					continue;
 				}
-				bad = index_at(&q, &t) != 0 || *q++ != '_' ||
-				    index_at(&q, &i) != 0;
+				bad = index_at(&q, &t) != 0 || *q != '_';
+				if (!bad) {
+					q++;
+					bad = index_at(&q, &i) != 0;
+				}
 				if (bad && (*q >= '0' && *q <= '9')) {
 					/* digits too many for an index */
 					while (*q >= '0' && *q <= '9')

@@ -107,5 +107,9 @@ int rp_checkmate_offer(const struct rp_checkmate *f, const struct rp_plan *p,
  * caller validates the plan. Returns 0, or -1 with *cause set. */
 int rp_checkmate_read_solution(const struct rp_checkmate *f, const char *path,
     struct rp_seq *seq, char **cause);
+/* The same for the len bytes at data, named path in messages. */
+int rp_checkmate_read_solution_memory(const struct rp_checkmate *f,
+    const char *data, size_t len, const char *path, struct rp_seq *seq,
+    char **cause);
 
 #endif

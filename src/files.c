@@ -81,21 +81,21 @@ rp_read_input(const char *path, char **bufp, size_t *lenp, char **cause)
 
 	if (fd < 0)
 		return -1;
-	/* The size said, and more if the file grows meanwhile, to the
-	 * limit. */
-	cap = size + 1 < 65536 ? 65536 : size + 1;
+	/* The size said, one byte to see the end of the file in, and the
+	 * NUL; more if the file grows meanwhile, to the limit. */
+	cap = size + 2;
 	buf = rp_xmalloc(cap);
 	for (;;) {
 		ssize_t k;
 		if (len + 1 == cap) {
-			if (cap > RP_INPUT_MAX) {
+			if (len >= RP_INPUT_MAX) {
 				free(buf);
 				close(fd);
 				*cause = rp_oneline(rp_xasprintf("%s: file is too "
 				    "large (over 2 GiB)", path));
 				return -1;
 			}
-			cap *= 2;
+			cap = cap < RP_INPUT_MAX / 2 ? cap * 2 : RP_INPUT_MAX + 2;
 			buf = rp_xreallocarray(buf, cap, 1);
 		}
 		k = read(fd, buf + len, cap - len - 1);

@@ -248,17 +248,28 @@ int
 rp_planxml_read(const char *path, const struct rp_graph *g,
     struct rp_plan *out, char **cause)
 {
-	struct reader r;
-	xmlDocPtr doc;
-	xmlNodePtr root;
-	char *buf, *ver;
+	char *buf;
 	size_t len;
-	int v, rc = -1;
+	int rc;
 
 	if (rp_read_input(path, &buf, &len, cause) != 0)
 		return -1;
-	doc = rp_xml_parse(buf, len, path, cause);
+	rc = rp_planxml_read_memory(buf, len, path, g, out, cause);
 	free(buf);
+	return rc;
+}
+
+int
+rp_planxml_read_memory(const char *buf, size_t len, const char *path,
+    const struct rp_graph *g, struct rp_plan *out, char **cause)
+{
+	struct reader r;
+	xmlDocPtr doc;
+	xmlNodePtr root;
+	char *ver;
+	int v, rc = -1;
+
+	doc = rp_xml_parse(buf, len, path, cause);
 	if (doc == NULL) {
 		*cause = rp_oneline(*cause);
 		return -1;

@@ -2,6 +2,7 @@
 #ifndef RP_PLANXML_H
 #define RP_PLANXML_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "graph.h"
@@ -30,5 +31,8 @@ int rp_planxml_write(const char *path, const struct rp_graph *g,
  * *cause = "path:line: message"; the semantics are left to the simulator. */
 int rp_planxml_read(const char *path, const struct rp_graph *g,
     struct rp_plan *out, char **cause);
+/* The same for the len bytes at buf, named path in messages. */
+int rp_planxml_read_memory(const char *buf, size_t len, const char *path,
+    const struct rp_graph *g, struct rp_plan *out, char **cause);
 
 #endif
