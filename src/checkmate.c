@@ -13,6 +13,10 @@
 #include "files.h"
 #include "util.h"
 
+/* Counting stops once the model is known to be larger than counted
+ * exactly: its size is then a lower bound, reached in bounded time. */
+#define COUNT_OVER(p) ((p)->counting && (p)->nnz > RP_CHECKMATE_COUNT_LIMIT)
+
 static long
 tri(int t, int i)
 {
@@ -186,6 +190,17 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 	f->fbase = rp_xcalloc((size_t)n + 1, sizeof *f->fbase);
 	for (t = 0; t < n; t++)
 		f->fbase[t + 1] = f->fbase[t] + g->pred_off[t + 1];
+	/* The FREE columns alone (one per stage and edge into a node up to
+	 * the stage), most of them in a U row each, may be too many to
+	 * count, or to index: n m / 2 at most. */
+	if (p->counting && f->fbase[n] - g->pred_off[n] >
+	    RP_CHECKMATE_COUNT_LIMIT) {
+		p->nnz = f->fbase[n] - g->pred_off[n];
+		p->ncols = p->nnz < INT_MAX ? (int)p->nnz : INT_MAX;
+		p->nrows = (int)sz;	/* the U rows, at least */
+		f->count_partial = 1;
+		return 0;
+	}
 	f->fcol = rp_xmalloc(sizeof *f->fcol *
 	    (size_t)(f->fbase[n] ? f->fbase[n] : 1));
 	nm = p->counting ? NULL : rp_xcalloc(1, sizeof *nm);
@@ -230,6 +245,8 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 	 * stage or kept from the last one. */
 	for (t = 0; t < n; t++)
 		for (k = 0; k <= t; k++) {
+			if (COUNT_OVER(p))
+				goto counted;
 			if (R(t, k) < 0)
 				continue;
 			for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
@@ -269,8 +286,10 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 	 * appears only in these rows and as a release in U, so raising a FREE
 	 * that could be 1 to 1 keeps a solution feasible at the same cost,
 	 * and every optimum stays one. Plans are built from R alone. */
-	for (t = 0; t < n; t++)
-		for (k = 0; k <= t; k++)
+	for (t = 0; t < n; t++) {
+		for (k = 0; k <= t; k++) {
+			if (COUNT_OVER(p))
+				goto counted;
 			for (e = g->pred_off[k]; e < g->pred_off[k + 1]; e++) {
 				int fc = f->fcol[f->fbase[t] + e], j, r1 = -1, r2 = -1;
 				int kappa = 2;
@@ -323,10 +342,14 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 					rp_mip_add(p, r2, R(t, u), 1);
 				}
 			}
+		}
+	}
 	/* Memory: U[t][0] = sum of kept values + the first computed value;
 	 * U[t][k] = U[t][k-1] - what is freed after k-1 + M_k R[t][k];
 	 * and U[t][k] + workspace_k R[t][k] within the budget. */
-	for (t = 0; t < n; t++)
+	for (t = 0; t < n; t++) {
+		if (COUNT_OVER(p))
+			goto counted;
 		for (k = 0; k <= t; k++) {
 			int u = f->ucol[tri(t, k)];
 			row = rp_mip_add_row(p, 0, 0);
@@ -350,6 +373,7 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 				    (double)g->workspace[k] / f->unit);
 			}
 		}
+	}
 	/* With stage rows: the memory while stage t computes node t, written
 	 * out over S, R and FREE instead of through the U chain. The U rows
 	 * imply it, so the LP relaxation is the same, but it is a row of
@@ -357,6 +381,8 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 	 * on, where the chain's continuous U hides that structure. */
 	for (t = 0; t < n && stage_rows; t++) {
 		int j;
+		if (COUNT_OVER(p))
+			goto counted;
 		row = add_budget_row(f, units);
 		for (i = 0; i < t; i++)
 			rp_mip_add(p, row, S(t, i), (double)g->mem[i] / f->unit);
@@ -370,6 +396,11 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 	}
 	if (p->counting)
 		return 0;
+	if (0) {
+counted:	/* a count past the limit, stopped: a lower bound */
+		f->count_partial = 1;
+		return 0;
+	}
 	/* The R columns, stage by stage: what an incumbent is read from. */
 	f->watch = rp_xmalloc(sizeof *f->watch * (size_t)(sz ? sz : 1));
 	f->watch_node = rp_xmalloc(sizeof *f->watch_node * (size_t)(sz ? sz : 1));
@@ -436,7 +467,7 @@ rp_checkmate_size(const struct rp_graph *g, int flags,
 	sz->rows = f.mip.nrows;
 	sz->cols = f.mip.ncols;
 	sz->nonzeros = f.mip.nnz;
-	sz->exact = 1;
+	sz->exact = !f.count_partial;
 	rp_checkmate_destroy(&f);
 }
 

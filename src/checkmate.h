@@ -50,6 +50,8 @@ struct rp_checkmate {
 	int *watch, nwatch;	/* the R columns, stage by stage */
 	int *watch_node;	/* the node of each */
 	int elim, nbin;
+	int count_partial;	/* RP_CHECKMATE_COUNT stopped past
+				   RP_CHECKMATE_COUNT_LIMIT nonzeros */
 };
 
 /* Builds the model of g at budget bytes with the given RP_CHECKMATE_*
@@ -67,11 +69,14 @@ struct rp_checkmate_size {
 	long rows, cols, nonzeros;
 	int exact;	/* 0: a lower bound (too large to count) */
 };
-/* Above this many nonzeros the model is not counted exactly. */
-#define RP_CHECKMATE_COUNT_LIMIT 50000000L
+/* Above this many nonzeros the model is not counted exactly: just above
+ * the most that is built (milp.c). */
+#define RP_CHECKMATE_COUNT_LIMIT 8000000L
 /* Counts the rows, columns and nonzeros of the model of g with the given
- * flags, without holding it: the index arrays alone, O(n^2) ints.
- * Time: O(n^2 + n m). */
+ * flags, without holding it: the index arrays alone, O(n^2) ints. The
+ * count stops past RP_CHECKMATE_COUNT_LIMIT nonzeros (exact 0: a lower
+ * bound), so the time is O(n^2 + RP_CHECKMATE_COUNT_LIMIT) whatever the
+ * graph's degrees. */
 void rp_checkmate_size(const struct rp_graph *g, int flags,
     struct rp_checkmate_size *sz);
 
