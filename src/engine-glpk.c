@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <glpk.h>
 
@@ -91,8 +90,7 @@ error_hook(void *info)
 	(void)info;
 	fputs("remat-plan: GLPK failed (out of memory, or an internal error "
 	    "in GLPK)\n", stderr);
-	fflush(stderr);
-	_exit(4);
+	exit(4);	/* atexit: a file being written is removed */
 }
 
 static struct rp_engine *

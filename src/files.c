@@ -138,12 +138,21 @@ on_signal(int sig)
 	raise(sig);
 }
 
+/* An exit while a file is written (out of memory) removes it too. */
+static void
+at_exit(void)
+{
+	if (have_pending && getpid() == owner)
+		(void)unlink(pending);
+}
+
 void
 rp_files_init(void)
 {
 	size_t i;
 
 	owner = getpid();
+	atexit(at_exit);
 	for (i = 0; i < NTERM; i++) {
 		struct sigaction sa, old;
 		/* A signal ignored by whoever started us stays ignored. */

@@ -44,8 +44,9 @@ int rp_output_check(const char *path, const char *refuse, char **cause);
 int rp_write_all(int fd, const void *buf, size_t len);
 
 /* Installs the handlers that remove a pending temporary file when SIGINT,
- * SIGTERM, SIGHUP or SIGQUIT ends the process, and ignores SIGXFSZ so
- * that a file size limit is an ordinary write error. */
+ * SIGTERM, SIGHUP or SIGQUIT ends the process, or exit() does (out of
+ * memory), and ignores SIGXFSZ so that a file size limit is an ordinary
+ * write error. */
 void rp_files_init(void);
 
 #endif
