@@ -25,6 +25,12 @@
 
 enum { CAND_AP, CAND_LINEAR, CAND_SETS };
 
+/* The longest plan tried, in computations per node: on graphs without a
+ * forward chain (random DAGs), few checkpoints can make every stage
+ * recompute a long cone, O(n^2) computations (100,000 nodes: 2.5 GB and
+ * seconds for one plan); such a plan is not built. */
+#define CHEN_MAX_PER_NODE 16
+
 static const char *const cand_names[CAND_SETS] = {
 	"articulation points", "linearized order"
 };
@@ -41,7 +47,25 @@ struct chen {
 	int *seg;		/* scratch: segment of each node */
 	int *segL;		/* scratch: first backward stage of a segment */
 	struct rp_retain *ret;	/* scratch: retentions, at most 2 per node */
+	int skipped;		/* plans not built: too long (chen_try) */
 };
+
+/* Says in the note how many plans were too long to build. */
+static void
+note_skipped(const struct chen *c, struct rp_best *best)
+{
+	char *t;
+
+	if (c->skipped == 0)
+		return;
+	t = best->note != NULL ? rp_xasprintf("%s (%d plan%s of more than %d "
+	    "computations per node not built)", best->note, c->skipped,
+	    c->skipped == 1 ? "" : "s", CHEN_MAX_PER_NODE) :
+	    rp_xasprintf("every plan tried would compute more than %d times "
+	    "the node count (%d not built)", CHEN_MAX_PER_NODE, c->skipped);
+	free(best->note);
+	best->note = t;
+}
 
 static void
 chen_destroy(struct chen *c)
@@ -179,7 +203,8 @@ chen_retention(struct chen *c)
 }
 
 /* Plans for the current checkpoints and offers the plan to best. Takes
- * ownership of note. */
+ * ownership of note. A plan longer than CHEN_MAX_PER_NODE per node is
+ * counted in c->skipped instead. */
 static int
 chen_try(struct chen *c, struct rp_best *best, char *note, char **cause)
 {
@@ -187,7 +212,13 @@ chen_try(struct chen *c, struct rp_best *best, char *note, char **cause)
 	struct rp_plan plan;
 	int nr = chen_retention(c);
 
-	rp_solve_r(c->g, c->ret, nr, &seq);
+	if (rp_solve_r_max(c->g, c->ret, nr, &seq, (long)CHEN_MAX_PER_NODE *
+	    c->g->n, 0) != 0) {
+		rp_seq_destroy(&seq);
+		free(note);
+		c->skipped++;
+		return 0;
+	}
 	rp_plan_init(&plan);
 	rp_plan_from_seq(c->g, seq.node, seq.len, &plan);
 	rp_seq_destroy(&seq);
@@ -220,6 +251,7 @@ chen_sqrtn_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    "candidates", cand_names[set], nck, nc), cause) != 0)
 			goto out;
 	}
+	note_skipped(&c, &best);
 	rp_best_take(&best, plan, note);
 	rc = 0;
 out:
@@ -295,6 +327,7 @@ chen_greedy_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			}
 		}
 	}
+	note_skipped(&c, &best);
 	if (stopped && best.note != NULL) {
 		char *t = rp_xasprintf("%s (search cut short by --time-limit)",
 		    best.note);

@@ -57,6 +57,7 @@ struct ps {
 	int *sarg;		/* per stage: the statement where that is */
 	int cap_stmt, cap_reg;
 	long evals;
+	int aborted;		/* an evaluation stopped at the deadline */
 
 	int *mark, markgen, *stack;
 };
@@ -110,7 +111,7 @@ retain_cut(struct ps *p, int v, int a, int b)
 /* Solves R for the retention, builds the plan and replays it: memory per
  * statement and per stage, registers and their readers. */
 static void
-evaluate(struct ps *p)
+evaluate(struct ps *p, double deadline)
 {
 	const struct rp_graph *g = p->g;
 	struct rp_seq q;
@@ -122,7 +123,12 @@ evaluate(struct ps *p)
 	rp_grow(&p->tmp, &p->tcap, p->ns, sizeof *p->tmp);
 	memcpy(p->tmp, p->s, sizeof *p->s * (size_t)p->ns);
 	memset(&q, 0, sizeof q);
-	rp_solve_r(g, p->tmp, p->ns, &q);
+	if (rp_solve_r_max(g, p->tmp, p->ns, &q, 0, deadline) != 0) {
+		/* out of time: the plan is left as it was, unusable */
+		rp_seq_destroy(&q);
+		p->aborted = 1;
+		return;
+	}
 	rp_plan_destroy(&p->plan);
 	rp_plan_init(&p->plan);
 	rp_plan_from_seq(g, q.node, q.len, &p->plan);
@@ -270,6 +276,8 @@ struct cand {
 	double score;
 };
 
+static int out_of_time(const struct ps *p);
+
 static int
 cmp_cand(const void *a, const void *b)
 {
@@ -288,12 +296,16 @@ static int
 candidates(struct ps *p, int t, struct cand **out, int *cap)
 {
 	const struct rp_graph *g = p->g;
-	int x = p->sarg[t], r, k, nc = 0, n = g->n;
+	int x = p->sarg[t], r, k, nc = 0, n = g->n, seen = 0;
 
 	for (r = 0; r < p->plan.nregs; r++) {
 		int v, prev = -1, next = -1, a, b;
 		if (p->ralloc[r] >= x || p->rfree[r] < x)
 			continue;
+		/* each estimate walks a cone: at scale, many of them
+		 * outlast the deadline */
+		if ((++seen & 63) == 0 && out_of_time(p))
+			break;
 		v = p->plan.s[p->ralloc[r]].node;
 		if (!g->recompute[v] || g->mem[v] == 0)
 			continue;
@@ -391,13 +403,13 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 				last = g->succ[j];
 		retain_add(&p, v, v + 1, g->output[v] ? g->n : last);
 	}
-	evaluate(&p);
+	evaluate(&p, 0);	/* no recomputation: linear */
 
 	/* A rejected trial restores the retention but not its evaluation
 	 * (dirty): the next trial, or the end, evaluates again. */
 	while (p.excess > 0) {
 		int nc, best = -1;
-		int64_t ex0 = p.excess;
+		int64_t ex0 = p.excess, peak0 = p.peak;
 		double c0 = p.cost;
 
 		if (out_of_time(&p)) {
@@ -413,12 +425,21 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		memcpy(save, p.s, sizeof *save * (size_t)p.ns);
 		save_ns = p.ns;
 		for (i = 0; i < nc; i++) {
-			if (i > 0 && out_of_time(&p)) {
+			if (out_of_time(&p)) {
 				timeout = 1;
 				break;
 			}
 			retain_cut(&p, cs[i].c.v, cs[i].c.a, cs[i].c.b);
-			evaluate(&p);
+			evaluate(&p, p.deadline);
+			if (p.aborted) {
+				/* over the budget still: no plan to restore */
+				memcpy(p.s, save, sizeof *save * (size_t)save_ns);
+				p.ns = save_ns;
+				p.peak = peak0;
+				dirty = 0;
+				timeout = 1;
+				break;
+			}
 			dirty = 0;
 			if (p.excess < ex0) {
 				best = i;
@@ -432,7 +453,7 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			p.ns = save_ns;
 			dirty = 1;
 		}
-		if (best < 0)
+		if (best < 0 || timeout)
 			break;
 	}
 
@@ -443,7 +464,13 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		for (i = 0; i < ncuts && !out_of_time(&p); i++) {
 			save_ns = p.ns;
 			retain_add(&p, cuts[i].v, cuts[i].a, cuts[i].b);
-			evaluate(&p);
+			evaluate(&p, p.deadline);
+			if (p.aborted) {
+				p.ns = save_ns;
+				p.aborted = 0;
+				dirty = 1;	/* the plan that fits, again */
+				break;
+			}
 			dirty = 0;
 			if (p.excess == 0 && p.cost < c0) {
 				c0 = p.cost;
@@ -455,7 +482,7 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		}
 	}
 	if (dirty)
-		evaluate(&p);
+		evaluate(&p, 0);
 
 	if (p.excess == 0) {
 		rp_plan_move(plan, &p.plan);

@@ -95,7 +95,14 @@ void
 rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
     struct rp_seq *out)
 {
-	int n = g->n, t, i, j, k, sp, nmark;
+	(void)rp_solve_r_max(g, s, ns, out, 0, 0);
+}
+
+int
+rp_solve_r_max(const struct rp_graph *g, struct rp_retain *s, int ns,
+    struct rp_seq *out, long max, double deadline)
+{
+	int n = g->n, t, i, j, k, sp, nmark, rc = 0;
 	int *soff, *sidx, *eoff, *eidx;
 	unsigned char *res = rp_xcalloc((size_t)n, 1);
 	int *mark = rp_xmalloc(sizeof *mark * (size_t)n);
@@ -146,6 +153,11 @@ rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
 				marked[nmark++] = u;
 			}
 		}
+		if ((max > 0 && (long)out->len + nmark > max) ||
+		    (deadline > 0 && (t & 1023) == 1023 && rp_now() > deadline)) {
+			rc = -1;	/* longer, or later, than the caller wants */
+			break;
+		}
 		qsort(marked, (size_t)nmark, sizeof *marked, cmp_int);
 		for (i = 0; i < nmark; i++)
 			rp_seq_push(out, marked[i]);
@@ -158,6 +170,7 @@ rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
 	free(mark);
 	free(stack);
 	free(marked);
+	return rc;
 }
 
 void

@@ -36,6 +36,12 @@ void rp_seq_destroy(struct rp_seq *q);
  * sorting each stage). */
 void rp_solve_r(const struct rp_graph *g, struct rp_retain *s, int ns,
     struct rp_seq *out);
+/* rp_solve_r that stops, returning -1 with out incomplete, where the
+ * sequence would grow past max computations (max > 0), so that its time
+ * and memory stay within O(max) beyond the retentions', or once the
+ * deadline (rp_now() time, > 0) has passed; 0 when done. */
+int rp_solve_r_max(const struct rp_graph *g, struct rp_retain *s, int ns,
+    struct rp_seq *out, long max, double deadline);
 
 /* Turns a valid compute sequence into a plan: drops recomputations whose
  * value is never read, numbers registers in order and frees each register

@@ -214,7 +214,7 @@ fi
 # file. (Skipped where the binary cannot start under the limit, as with
 # AddressSanitizer.)
 if (ulimit -v 150000; "$RP" --version) >/dev/null 2>&1; then
-	"$(dirname "$RP")/tools/gengraph" random 2000 60000 3 >"$TMP/big.xml"
+	"$(dirname "$RP")/tools/gengraph" random 10000 200000 3 >"$TMP/big.xml"
 	(ulimit -v 150000; "$RP" --graph "$TMP/big.xml" --budget 50% -t 5 \
 	    >/dev/null 2>"$TMP/stderr"; echo $? >"$TMP/rc")
 	[ "$(cat "$TMP/rc")" = 4 ] && [ "$(cat "$TMP/stderr")" = "remat-plan: out of memory" ] &&
