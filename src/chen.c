@@ -48,6 +48,8 @@ struct chen {
 	int *segL;		/* scratch: first backward stage of a segment */
 	struct rp_retain *ret;	/* scratch: retentions, at most 2 per node */
 	int skipped;		/* plans not built: too long (chen_try) */
+	double deadline;	/* rp_now() time, <= 0: none */
+	int late;		/* a plan was left unbuilt at the deadline */
 };
 
 /* Says in the note how many plans were too long to build. */
@@ -213,10 +215,13 @@ chen_try(struct chen *c, struct rp_best *best, char *note, char **cause)
 	int nr = chen_retention(c);
 
 	if (rp_solve_r_max(c->g, c->ret, nr, &seq, (long)CHEN_MAX_PER_NODE *
-	    c->g->n, 0) != 0) {
+	    c->g->n, c->deadline) != 0) {
 		rp_seq_destroy(&seq);
 		free(note);
-		c->skipped++;
+		if (c->deadline > 0 && rp_now() > c->deadline)
+			c->late = 1;
+		else
+			c->skipped++;
 		return 0;
 	}
 	rp_plan_init(&plan);
@@ -278,6 +283,7 @@ chen_greedy_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rp_best_init(&best);
 	if (chen_init(&c, pb, cause) != 0)
 		goto out;
+	c.deadline = deadline;
 	block = rp_xmalloc(sizeof *block * (size_t)(g->n ? g->n : 1));
 	for (set = 0; set < CAND_SETS && !stopped; set++) {
 		int nc = c.ncand[set], from = 0, nck;
@@ -321,7 +327,7 @@ chen_greedy_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			    "of %d candidates", cand_names[set], nck, nc),
 			    cause) != 0)
 				goto out;
-			if (deadline > 0 && rp_now() > deadline) {
+			if (c.late || (deadline > 0 && rp_now() > deadline)) {
 				stopped = 1;
 				break;
 			}
