@@ -99,7 +99,10 @@ read_keys(struct loader *l, xmlNodePtr root)
 {
 	xmlNodePtr c, d;
 	char *msg;
+	int node_def[F_COUNT], graph_def[F_COUNT], fi;
 
+	for (fi = 0; fi < F_COUNT; fi++)
+		node_def[fi] = graph_def[fi] = -1;
 	for (c = root->children; c != NULL; c = c->next) {
 		struct key *k;
 		char *forv, *aname;
@@ -142,16 +145,20 @@ read_keys(struct loader *l, xmlNodePtr root)
 				k->def = rp_xml_text(d);
 			}
 		/* Two keys for one attribute must not disagree on its
-		 * default: which one would hold? */
-		for (prev = 0; k->def != NULL && prev < l->nkeys - 1; prev++) {
-			const struct key *o = &l->keys[prev];
-			enum field f = k->node_field != F_NONE &&
-			    k->node_field == o->node_field ? k->node_field :
-			    k->graph_field != F_NONE &&
-			    k->graph_field == o->graph_field ? k->graph_field :
-			    F_NONE;
-			if (f == F_NONE || o->def == NULL ||
-			    strcmp(o->def, k->def) == 0)
+		 * default: which one would hold? Compared with the first key
+		 * that gave the attribute a default. */
+		for (prev = 0; k->def != NULL && prev < 2; prev++) {
+			enum field f = prev ? k->graph_field : k->node_field;
+			int *first = prev ? graph_def : node_def;
+			const struct key *o;
+			if (f == F_NONE)
+				continue;
+			if (first[f] < 0) {
+				first[f] = l->nkeys - 1;
+				continue;
+			}
+			o = &l->keys[first[f]];
+			if (strcmp(o->def, k->def) == 0)
 				continue;
 			msg = rp_xasprintf("key '%s' gives '%s' the default '%s', "
 			    "but key '%s' (line %d) gives it '%s'", k->id,
