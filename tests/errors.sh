@@ -223,6 +223,24 @@ if (ulimit -v 150000; "$RP" --version) >/dev/null 2>&1; then
 	rm -f "$TMP/big.xml" "$TMP/rc"
 fi
 
+# On a terminal, without -v, one line says which strategy runs, and is
+# cleared; not on a pipe. (script(1) gives the run a terminal.)
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$RP' --graph $L --budget 60% -f csv >/dev/null" /dev/null \
+	    >"$TMP/tty" 2>&1
+	n=$(strategies | wc -l)
+	if grep -q "running ilp ($n of $n)" "$TMP/tty" &&
+	    [ "$(tail -c 4 "$TMP/tty" | od -An -c | tr -d ' ')" = '\r033[K' ]; then
+		pass "progress on a terminal, cleared at the end"
+	else
+		fail "progress on a terminal: $(od -c "$TMP/tty" | tail -3)"
+	fi
+	"$RP" --graph $L --budget 60% -f csv >/dev/null 2>"$TMP/stderr"
+	[ -s "$TMP/stderr" ] && fail "progress on a pipe: $(cat "$TMP/stderr")" ||
+	    pass "no progress line when standard error is not a terminal"
+	rm -f "$TMP/tty"
+fi
+
 # A report that cannot be written: status 4.
 if [ -w /dev/full ]; then
 	"$RP" --graph $L --budget 60% >/dev/full 2>"$TMP/stderr"
