@@ -218,7 +218,8 @@ milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
 	char *cause = NULL;
 	int rc = EXIT_OK;
 
-	m = rp_milp_build(pb->g, pb->budget, &cause);
+	/* sized first: a model past about 2 GiB is refused, not built */
+	m = rp_milp_build_within(pb->g, pb->budget, RP_MILP_GLPK, 0, &cause);
 	if (m == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);

@@ -206,6 +206,12 @@ for opt in --write-mps --write-lp; do
 	fi
 	rm -f "$TMP"/model* "$TMP/rc"
 done
+# A model too large to hold is refused, sized first, not built (a dense
+# 2,000-node DAG: about 97M nonzeros).
+"$(dirname "$RP")/tools/gengraph" random 2000 100000 3 >"$TMP/dense.xml"
+expect 4 "remat-plan: the MILP would have at least 2001000 rows and 97215677 nonzeros, more than it is built for (7000000 nonzeros, about 2 GiB)" \
+	--graph "$TMP/dense.xml" --budget 50% --write-mps "$TMP/out.xml"
+rm -f "$TMP/dense.xml"
 if [ -w /dev/full ]; then
 	expect 4 "remat-plan: cannot write '/dev/full': No space left on device" \
 		--graph $L --budget 60% --write-lp /dev/full
