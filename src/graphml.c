@@ -1,4 +1,10 @@
-/* graphml.c: the GraphML graph loader (remat-plan(5), section "Graph file"). */
+/* graphml.c: the GraphML graph loader (remat-plan(5), section "Graph file").
+ *
+ * The document is read as a stream of SAX2 events, fed from the file a
+ * few kilobytes at a time, and never held as a tree: the loader's memory
+ * is that of the graph it builds, whatever the size of the file, and every
+ * message names the line of the element at fault. Keys are therefore read
+ * before the graph that uses them, as the GraphML schema orders them. */
 #include "config.h"
 
 #include <ctype.h>
@@ -8,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/SAX2.h>
 
 #include "graph.h"
 #include "files.h"
@@ -30,44 +40,210 @@ static const char *const field_names[F_COUNT] = {
 	"fixed_mem", "cost_unit", "name",
 };
 
+/* What an open element is, from its name and its parent's kind. Only the
+ * elements of the contract matter, all within four levels of the root;
+ * everything else (foreign elements, and whatever they contain) is
+ * E_OTHER and ignored. */
+enum elem {
+	E_OTHER, E_ROOT, E_KEY, E_DEFAULT, E_GRAPH, E_NODE, E_EDGE,
+	E_NDATA,	/* <data> of a <node> */
+	E_GDATA		/* <data> of the <graph> */
+};
+#define KIND_DEPTH 4
+
 struct key {
 	char *id;
 	enum field node_field;	/* meaning on <node> data, F_NONE if none */
 	enum field graph_field;	/* meaning on <graph> data */
 	char *def;		/* <default> value or NULL */
 	int line;
-	xmlNodePtr elem;	/* the <key>, for messages about its default */
+};
+
+/* An edge read before a node it names: resolved when the graph ends. An
+ * end already resolved has its index and a NULL id. */
+struct late_edge {
+	char *src, *dst;
+	int s, t, line, has_dst;
+};
+
+/* A growable byte buffer holding a NUL-terminated string. */
+struct sbuf {
+	char *s;
+	int len, cap;
 };
 
 struct loader {
 	const char *file;
+	xmlParserCtxtPtr ctxt;
+	struct rp_graph_input in;
+	char *cause;			/* the first error; parsing stops there */
+
+	/* The input: a descriptor, or a buffer when fd < 0. */
+	int fd;
+	const char *buf;
+	size_t len, off;
+	size_t nread;			/* bytes handed to the parser */
+	int newlines;			/* '\n' among them */
+
 	struct key *keys;
 	int nkeys, kcap;
 	struct rp_strmap keymap;	/* key id -> index */
-	char *cause;
-	int line;			/* line for the current error */
+	int node_def[F_COUNT];		/* first key defaulting each field */
+	int graph_def[F_COUNT];
+	struct rp_strmap ids;		/* node id -> index, once in <graph> */
+
+	int depth;			/* open elements, the root is 1 */
+	enum elem kind[KIND_DEPTH + 1];
+	int root_line, graph_line, ngraphs;
+
+	/* The <key> or <node> open, and the fields a node has set (1: by a
+	 * default, 2: by its own <data>). */
+	int cur;
+	unsigned char seen[F_COUNT];
+
+	/* The text of the open <default> or <data>. */
+	int text_on;
+	struct sbuf text;
+	enum field data_field;
+	int data_line;
+
+	/* The open <edge>. */
+	struct sbuf esrc, edst;
+	int eline, es, et, has_src, has_dst, undirected;
+
+	struct late_edge *late;
+	int nlate, latecap;
 };
+
+/* Records the first error, "file:line: msg" (no line when line is 0), and
+ * stops the parser. Returns -1. */
+static int
+fail(struct loader *l, int line, const char *msg)
+{
+	if (l->cause == NULL) {
+		if (line > 0)
+			l->cause = rp_xasprintf("%s:%d: %s", l->file, line, msg);
+		else
+			l->cause = rp_xasprintf("%s: %s", l->file, msg);
+	}
+	if (l->ctxt != NULL)
+		xmlStopParser(l->ctxt);
+	return -1;
+}
+
+/* fail(), freeing msg. */
+static int
+fail_free(struct loader *l, int line, char *msg)
+{
+	fail(l, line, msg);
+	free(msg);
+	return -1;
+}
+
+/* The line the parser is on: in a start-element event, the line of the
+ * tag's end. */
+static int
+cur_line(struct loader *l)
+{
+	int n = xmlSAX2GetLineNumber(l->ctxt);
+	return n > 0 ? n : 0;
+}
+
+static void
+sbuf_set(struct sbuf *b, const char *s, size_t n)
+{
+	if (n > (size_t)INT32_MAX - 1)
+		n = (size_t)INT32_MAX - 1;	/* the parser never gets here */
+	rp_grow(&b->s, &b->cap, (int)n + 1, 1);
+	memcpy(b->s, s, n);
+	b->s[n] = '\0';
+	b->len = (int)n;
+}
+
+static void
+sbuf_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (n > (size_t)INT32_MAX - 1 - (size_t)b->len)
+		n = (size_t)INT32_MAX - 1 - (size_t)b->len;
+	rp_grow(&b->s, &b->cap, b->len + (int)n + 1, 1);
+	memcpy(b->s + b->len, s, n);
+	b->len += (int)n;
+	b->s[b->len] = '\0';
+}
 
 /* A GraphML element: the right local name in the GraphML namespace or in
  * none (hand-written files). Elements of other namespaces are ignored. */
 static int
-gml_is(xmlNodePtr n, const char *name)
+gml_is(const xmlChar *local, const xmlChar *uri, const char *name)
 {
-	if (!rp_xml_is(n, name))
-		return 0;
-	return n->ns == NULL || n->ns->href == NULL ||
-	    strcmp((const char *)n->ns->href, GRAPHML_NS) == 0;
+	return strcmp((const char *)local, name) == 0 &&
+	    (uri == NULL || strcmp((const char *)uri, GRAPHML_NS) == 0);
+}
+
+/* Attribute a (in no namespace) of a start-element event: its value and
+ * length, or NULL. */
+static const char *
+attr_find(int nb, const xmlChar **at, const char *a, size_t *len)
+{
+	int i;
+
+	for (i = 0; i < nb; i++, at += 5)
+		if (at[2] == NULL && strcmp((const char *)at[0], a) == 0) {
+			*len = (size_t)(at[4] - at[3]);
+			return (const char *)at[3];
+		}
+	return NULL;
+}
+
+/* A copy of attribute a exactly as written (identifiers: blanks count),
+ * or NULL. */
+static char *
+attr_raw(int nb, const xmlChar **at, const char *a)
+{
+	size_t n;
+	const char *v = attr_find(nb, at, a, &n);
+	char *r;
+
+	if (v == NULL)
+		return NULL;
+	r = rp_xmalloc(n + 1);
+	memcpy(r, v, n);
+	r[n] = '\0';
+	return r;
 }
 
 static int
-fail(struct loader *l, xmlNodePtr at, const char *msg)
+is_blank(char c)
 {
-	int line = at != NULL ? rp_xml_line(at) : 0;
-	if (line > 0)
-		l->cause = rp_xasprintf("%s:%d: %s", l->file, line, msg);
-	else
-		l->cause = rp_xasprintf("%s: %s", l->file, msg);
-	return -1;
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A copy of s[0..n) without leading and trailing XML blanks. */
+static char *
+trim_copy(const char *s, size_t n)
+{
+	char *r;
+
+	while (n > 0 && is_blank(*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && is_blank(s[n - 1]))
+		n--;
+	r = rp_xmalloc(n + 1);
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+/* A copy of attribute a without surrounding blanks, or NULL. */
+static char *
+attr_trim(int nb, const xmlChar **at, const char *a)
+{
+	size_t n;
+	const char *v = attr_find(nb, at, a, &n);
+
+	return v != NULL ? trim_copy(v, n) : NULL;
 }
 
 static enum field
@@ -91,84 +267,6 @@ field_of(const char *attr_name, int for_node)
 				return graph_fields[i];
 	}
 	return F_NONE;
-}
-
-/* Reads every <key> child of the root. */
-static int
-read_keys(struct loader *l, xmlNodePtr root)
-{
-	xmlNodePtr c, d;
-	char *msg;
-	int node_def[F_COUNT], graph_def[F_COUNT], fi;
-
-	for (fi = 0; fi < F_COUNT; fi++)
-		node_def[fi] = graph_def[fi] = -1;
-	for (c = root->children; c != NULL; c = c->next) {
-		struct key *k;
-		char *forv, *aname;
-		int prev;
-
-		if (!gml_is(c, "key"))
-			continue;
-		rp_grow(&l->keys, &l->kcap, l->nkeys + 1, sizeof *l->keys);
-		k = &l->keys[l->nkeys];
-		memset(k, 0, sizeof *k);
-		k->line = rp_xml_line(c);
-		k->elem = c;
-		k->id = rp_xml_attr_raw(c, "id");
-		if (k->id == NULL || *k->id == '\0') {
-			free(k->id);
-			return fail(l, c, "<key> has no id attribute");
-		}
-		l->nkeys++;
-		prev = rp_strmap_put(&l->keymap, k->id, l->nkeys - 1);
-		if (prev >= 0) {
-			msg = rp_xasprintf("duplicate key id '%s' (first declared "
-			    "at line %d)", k->id, l->keys[prev].line);
-			fail(l, c, msg);
-			free(msg);
-			return -1;
-		}
-		forv = rp_xml_attr(c, "for");
-		aname = rp_xml_attr(c, "attr.name");
-		if (forv == NULL || strcmp(forv, "all") == 0 ||
-		    strcmp(forv, "node") == 0)
-			k->node_field = field_of(aname, 1);
-		if (forv == NULL || strcmp(forv, "all") == 0 ||
-		    strcmp(forv, "graph") == 0)
-			k->graph_field = field_of(aname, 0);
-		free(forv);
-		free(aname);
-		for (d = c->children; d != NULL; d = d->next)
-			if (gml_is(d, "default")) {
-				free(k->def);
-				k->def = rp_xml_text(d);
-			}
-		/* Two keys for one attribute must not disagree on its
-		 * default: which one would hold? Compared with the first key
-		 * that gave the attribute a default. */
-		for (prev = 0; k->def != NULL && prev < 2; prev++) {
-			enum field f = prev ? k->graph_field : k->node_field;
-			int *first = prev ? graph_def : node_def;
-			const struct key *o;
-			if (f == F_NONE)
-				continue;
-			if (first[f] < 0) {
-				first[f] = l->nkeys - 1;
-				continue;
-			}
-			o = &l->keys[first[f]];
-			if (strcmp(o->def, k->def) == 0)
-				continue;
-			msg = rp_xasprintf("key '%s' gives '%s' the default '%s', "
-			    "but key '%s' (line %d) gives it '%s'", k->id,
-			    field_names[f], k->def, o->id, o->line, o->def);
-			fail(l, c, msg);
-			free(msg);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 /* Parses a finite, non-negative double. */
@@ -236,29 +334,10 @@ parse_bool(const char *s, unsigned char *out)
 /* Byte counts above 2^62 would overflow sums of a few of them. */
 #define MAX_BYTES ((int64_t)1 << 62)
 
-/* The index of the key a <data> element refers to, or -1 (failing). */
-static int
-data_key(struct loader *l, xmlNodePtr d)
-{
-	char *key = rp_xml_attr_raw(d, "key"), *msg;
-	int k;
-
-	if (key == NULL)
-		return fail(l, d, "<data> has no key attribute");
-	k = rp_strmap_get(&l->keymap, key);
-	if (k < 0) {
-		msg = rp_xasprintf("<data> refers to undeclared key '%s'", key);
-		fail(l, d, msg);
-		free(msg);
-	}
-	free(key);
-	return k;
-}
-
-/* Stores value s of field f on node v; at is the element for messages. */
+/* Stores value s of field f on node v; line is where s was written. */
 static int
 set_node_field(struct loader *l, struct rp_graph *g, int v, enum field f,
-    const char *s, xmlNodePtr at)
+    const char *s, int line)
 {
 	const char *name = field_names[f];
 	char *msg = NULL;
@@ -318,158 +397,8 @@ set_node_field(struct loader *l, struct rp_graph *g, int v, enum field f,
 		break;
 	}
 	if (msg != NULL) {
-		fail(l, at, msg);
-		free(msg);
-		return -1;
+		return fail_free(l, line, msg);
 	}
-	return 0;
-}
-
-/* Reads one <node>: its id and data, applying key defaults first. */
-static int
-read_node(struct loader *l, struct rp_graph_input *in, struct rp_strmap *ids,
-    xmlNodePtr c, unsigned char *seen)
-{
-	struct rp_graph *g = &in->g;
-	xmlNodePtr d;
-	char *id, *msg;
-	int v, i, prev;
-
-	id = rp_xml_attr_raw(c, "id");
-	if (id == NULL || *id == '\0') {
-		free(id);
-		return fail(l, c, "<node> has no id attribute");
-	}
-	v = rp_graph_input_add_node(in);
-	g->id[v] = id;
-	g->line[v] = rp_xml_line(c);
-	prev = rp_strmap_put(ids, id, v);
-	if (prev >= 0) {
-		msg = rp_xasprintf("duplicate node id '%s' (first defined at "
-		    "line %d)", id, g->line[prev]);
-		fail(l, c, msg);
-		free(msg);
-		return -1;
-	}
-	memset(seen, 0, F_COUNT);
-	for (d = c->children; d != NULL; d = d->next) {
-		char *val;
-		int k, rc;
-		enum field f;
-
-		if (gml_is(d, "graph"))
-			return fail(l, d, "nested graphs are not supported");
-		if (gml_is(d, "hyperedge"))
-			return fail(l, d, "hyperedges are not supported");
-		if (!gml_is(d, "data"))
-			continue;
-		if ((k = data_key(l, d)) < 0)
-			return -1;
-		f = l->keys[k].node_field;
-		if (f == F_NONE)
-			continue;
-		if (seen[f] == 2) {
-			msg = rp_xasprintf("node '%s' has two values for '%s'",
-			    id, field_names[f]);
-			fail(l, d, msg);
-			free(msg);
-			return -1;
-		}
-		seen[f] = 2;
-		val = rp_xml_text(d);
-		rc = set_node_field(l, g, v, f, val, d);
-		free(val);
-		if (rc != 0)
-			return -1;
-	}
-	/* Key defaults fill what the node leaves out; a bad default is
-	 * reported at its key. */
-	for (i = 0; i < l->nkeys; i++) {
-		enum field f = l->keys[i].node_field;
-		if (f == F_NONE || l->keys[i].def == NULL || seen[f])
-			continue;
-		if (set_node_field(l, g, v, f, l->keys[i].def, l->keys[i].elem) != 0)
-			return -1;
-		seen[f] = 1;
-	}
-	if (!seen[F_COST] || !seen[F_MEM]) {
-		const char *what = !seen[F_COST] ? "cost" : "mem";
-		int declared = 0;
-		for (i = 0; i < l->nkeys; i++)
-			if (l->keys[i].node_field == (!seen[F_COST] ? F_COST : F_MEM))
-				declared = 1;
-		msg = declared ?
-		    rp_xasprintf("node '%s' has no %s", id, what) :
-		    rp_xasprintf("node '%s' has no %s (no <key for=\"node\" "
-		    "attr.name=\"%s\"> is declared)", id, what, what);
-		fail(l, c, msg);
-		free(msg);
-		return -1;
-	}
-	return 0;
-}
-
-/* Reads one graph-level <data> element. */
-static int
-read_graph_data(struct loader *l, struct rp_graph *g, xmlNodePtr d)
-{
-	char *val, *msg;
-	int k;
-
-	if ((k = data_key(l, d)) < 0)
-		return -1;
-	val = rp_xml_text(d);
-	switch (l->keys[k].graph_field) {
-	case F_FIXED_MEM:
-		if (parse_bytes(val, &g->fixed_mem) != 0 || g->fixed_mem < 0 ||
-		    g->fixed_mem > MAX_BYTES) {
-			msg = rp_xasprintf("fixed_mem '%s' is not a non-negative "
-			    "whole number of bytes", val);
-			free(val);
-			fail(l, d, msg);
-			free(msg);
-			return -1;
-		}
-		break;
-	case F_COST_UNIT:
-		free(g->cost_unit);
-		g->cost_unit = rp_xstrdup(val);
-		break;
-	case F_NAME:
-		if (*val != '\0') {
-			free(g->name);
-			g->name = rp_xstrdup(val);
-		}
-		break;
-	default:
-		break;
-	}
-	free(val);
-	return 0;
-}
-
-/* Resolves an edge endpoint id, failing with "edge source 'x' is not a node". */
-static int
-edge_end(struct loader *l, struct rp_strmap *ids, xmlNodePtr e,
-    const char *which, int *out)
-{
-	char *id = rp_xml_attr_raw(e, which), *msg;
-
-	if (id == NULL) {
-		msg = rp_xasprintf("<edge> has no %s attribute", which);
-		fail(l, e, msg);
-		free(msg);
-		return -1;
-	}
-	*out = rp_strmap_get(ids, id);
-	if (*out < 0) {
-		msg = rp_xasprintf("edge %s '%s' is not a node", which, id);
-		free(id);
-		fail(l, e, msg);
-		free(msg);
-		return -1;
-	}
-	free(id);
 	return 0;
 }
 
@@ -488,107 +417,698 @@ base_name(const char *path)
 	return r;
 }
 
+/* Starts a <key>: its id, and what its attr.name means. */
 static int
-read_graph(struct loader *l, xmlNodePtr gr, struct rp_graph_input *in)
+key_start(struct loader *l, int nb, const xmlChar **at, int line)
 {
-	struct rp_graph *g = &in->g;
-	struct rp_strmap ids;
-	unsigned char seen[F_COUNT];
-	xmlNodePtr c, d;
-	char *ed, *gid;
-	int rc = -1;
+	struct key *k;
+	char *forv, *aname;
+	int prev;
 
-	ed = rp_xml_attr(gr, "edgedefault");
+	if (l->ngraphs > 0)
+		return fail(l, line, "<key> after the <graph> (keys are "
+		    "declared before the graph that uses them)");
+	rp_grow(&l->keys, &l->kcap, l->nkeys + 1, sizeof *l->keys);
+	k = &l->keys[l->nkeys];
+	memset(k, 0, sizeof *k);
+	k->line = line;
+	k->id = attr_raw(nb, at, "id");
+	if (k->id == NULL || *k->id == '\0') {
+		free(k->id);
+		return fail(l, line, "<key> has no id attribute");
+	}
+	l->nkeys++;
+	prev = rp_strmap_put(&l->keymap, k->id, l->nkeys - 1);
+	if (prev >= 0)
+		return fail_free(l, line, rp_xasprintf("duplicate key id '%s' "
+		    "(first declared at line %d)", k->id, l->keys[prev].line));
+	forv = attr_trim(nb, at, "for");
+	aname = attr_trim(nb, at, "attr.name");
+	if (forv == NULL || strcmp(forv, "all") == 0 ||
+	    strcmp(forv, "node") == 0)
+		k->node_field = field_of(aname, 1);
+	if (forv == NULL || strcmp(forv, "all") == 0 ||
+	    strcmp(forv, "graph") == 0)
+		k->graph_field = field_of(aname, 0);
+	free(forv);
+	free(aname);
+	l->cur = l->nkeys - 1;
+	return 0;
+}
+
+/* Ends a <key>. Two keys for one attribute must not disagree on its
+ * default: which one would hold? Compared with the first key that gave
+ * the attribute a default. */
+static int
+key_end(struct loader *l)
+{
+	struct key *k = &l->keys[l->cur];
+	int pass;
+
+	for (pass = 0; k->def != NULL && pass < 2; pass++) {
+		enum field f = pass ? k->graph_field : k->node_field;
+		int *first = pass ? l->graph_def : l->node_def;
+		const struct key *o;
+
+		if (f == F_NONE)
+			continue;
+		if (first[f] < 0) {
+			first[f] = l->cur;
+			continue;
+		}
+		o = &l->keys[first[f]];
+		if (strcmp(o->def, k->def) == 0)
+			continue;
+		return fail_free(l, k->line, rp_xasprintf("key '%s' gives '%s' "
+		    "the default '%s', but key '%s' (line %d) gives it '%s'",
+		    k->id, field_names[f], k->def, o->id, o->line, o->def));
+	}
+	return 0;
+}
+
+/* Starts the <graph>: its direction and name, and the graph-level key
+ * defaults, which its <data> may override. */
+static int
+graph_start(struct loader *l, int nb, const xmlChar **at, int line)
+{
+	struct rp_graph *g = &l->in.g;
+	char *ed, *gid;
+	int i;
+
+	if (l->ngraphs++ > 0)
+		return fail(l, line, "more than one <graph> element (one graph "
+		    "per file)");
+	l->graph_line = line;
+	for (i = 0; i < l->nkeys; i++) {
+		struct key *k = &l->keys[i];
+		if (k->def == NULL)
+			continue;
+		if (k->graph_field == F_FIXED_MEM) {
+			if (parse_bytes(k->def, &g->fixed_mem) != 0 ||
+			    g->fixed_mem < 0 || g->fixed_mem > MAX_BYTES)
+				return fail(l, l->root_line, "default fixed_mem "
+				    "is not a non-negative whole number of bytes");
+		} else if (k->graph_field == F_COST_UNIT) {
+			free(g->cost_unit);
+			g->cost_unit = rp_xstrdup(k->def);
+		}
+	}
+	ed = attr_trim(nb, at, "edgedefault");
 	if (ed != NULL && strcmp(ed, "directed") != 0) {
 		free(ed);
-		return fail(l, gr, "graph must be directed "
+		return fail(l, line, "graph must be directed "
 		    "(edgedefault=\"directed\")");
 	}
 	free(ed);
-	gid = rp_xml_attr(gr, "id");
+	gid = attr_trim(nb, at, "id");
 	if (gid != NULL && *gid != '\0' && strcmp(gid, "G") != 0)
 		g->name = gid;
 	else
 		free(gid);
-	rp_strmap_init(&ids, 1024);
-	for (c = gr->children; c != NULL; c = c->next) {
-		if (gml_is(c, "node")) {
-			if (read_node(l, in, &ids, c, seen) != 0)
-				goto out;
-		} else if (gml_is(c, "data")) {
-			if (read_graph_data(l, g, c) != 0)
-				goto out;
-		} else if (gml_is(c, "hyperedge")) {
-			fail(l, c, "hyperedges are not supported");
-			goto out;
-		}
-	}
-	/* Edges may precede the nodes they name: resolve them afterwards. */
-	for (c = gr->children; c != NULL; c = c->next) {
-		char *dir;
-		int s, t;
+	return 0;
+}
 
-		if (!gml_is(c, "edge"))
+/* Starts a <node>: its id; its fields come from its <data> and then from
+ * the key defaults. */
+static int
+node_start(struct loader *l, int nb, const xmlChar **at, int line)
+{
+	struct rp_graph *g = &l->in.g;
+	char *id = attr_raw(nb, at, "id");
+	int v, prev;
+
+	if (id == NULL || *id == '\0') {
+		free(id);
+		return fail(l, line, "<node> has no id attribute");
+	}
+	v = rp_graph_input_add_node(&l->in);
+	g->id[v] = id;
+	g->line[v] = line;
+	prev = rp_strmap_put(&l->ids, id, v);
+	if (prev >= 0)
+		return fail_free(l, line, rp_xasprintf("duplicate node id '%s' "
+		    "(first defined at line %d)", id, g->line[prev]));
+	memset(l->seen, 0, sizeof l->seen);
+	l->cur = v;
+	return 0;
+}
+
+/* Ends a <node>: key defaults fill what it left out (a bad default is
+ * reported at its key), and cost and mem must be known. */
+static int
+node_end(struct loader *l)
+{
+	struct rp_graph *g = &l->in.g;
+	int v = l->cur, i, declared = 0;
+	enum field need;
+
+	for (i = 0; i < l->nkeys; i++) {
+		enum field f = l->keys[i].node_field;
+		if (f == F_NONE || l->keys[i].def == NULL || l->seen[f])
 			continue;
-		for (d = c->children; d != NULL; d = d->next)
-			if (gml_is(d, "graph") || gml_is(d, "hyperedge")) {
-				fail(l, d, gml_is(d, "graph") ? "nested graphs are "
-				    "not supported" : "hyperedges are not supported");
-				goto out;
-			}
-		dir = rp_xml_attr(c, "directed");
-		if (dir != NULL && strcmp(dir, "false") == 0) {
-			free(dir);
-			fail(l, c, "undirected edge in a directed graph");
-			goto out;
-		}
-		free(dir);
-		if (edge_end(l, &ids, c, "source", &s) != 0 ||
-		    edge_end(l, &ids, c, "target", &t) != 0)
-			goto out;
-		rp_graph_input_add_edge(in, s, t, rp_xml_line(c));
+		if (set_node_field(l, g, v, f, l->keys[i].def,
+		    l->keys[i].line) != 0)
+			return -1;
+		l->seen[f] = 1;
 	}
-	if (g->n == 0) {
-		fail(l, gr, "graph has no nodes");
-		goto out;
+	if (l->seen[F_COST] && l->seen[F_MEM])
+		return 0;
+	need = !l->seen[F_COST] ? F_COST : F_MEM;
+	for (i = 0; i < l->nkeys; i++)
+		if (l->keys[i].node_field == need)
+			declared = 1;
+	return fail_free(l, g->line[v], declared ?
+	    rp_xasprintf("node '%s' has no %s", g->id[v], field_names[need]) :
+	    rp_xasprintf("node '%s' has no %s (no <key for=\"node\" "
+	    "attr.name=\"%s\"> is declared)", g->id[v], field_names[need],
+	    field_names[need]));
+}
+
+/* The key a <data> element refers to, or -1 (failing). */
+static int
+data_key(struct loader *l, int nb, const xmlChar **at, int line)
+{
+	char *key = attr_raw(nb, at, "key");
+	int k;
+
+	if (key == NULL)
+		return fail(l, line, "<data> has no key attribute");
+	k = rp_strmap_get(&l->keymap, key);
+	if (k < 0)
+		fail_free(l, line, rp_xasprintf("<data> refers to undeclared "
+		    "key '%s'", key));
+	free(key);
+	return k;
+}
+
+/* Starts a <data> of a node (node != 0) or of the graph. */
+static int
+data_start(struct loader *l, int nb, const xmlChar **at, int line, int node)
+{
+	int k = data_key(l, nb, at, line);
+	enum field f;
+
+	if (k < 0)
+		return -1;
+	f = node ? l->keys[k].node_field : l->keys[k].graph_field;
+	if (f == F_NONE)
+		return 0;
+	if (node && l->seen[f] == 2)
+		return fail_free(l, line, rp_xasprintf("node '%s' has two values "
+		    "for '%s'", l->in.g.id[l->cur], field_names[f]));
+	if (node)
+		l->seen[f] = 2;
+	l->data_field = f;
+	l->data_line = line;
+	l->text_on = 1;
+	l->text.len = 0;
+	return 0;
+}
+
+/* Ends a <data> of the graph. */
+static int
+graph_data_end(struct loader *l, const char *val)
+{
+	struct rp_graph *g = &l->in.g;
+
+	switch (l->data_field) {
+	case F_FIXED_MEM:
+		if (parse_bytes(val, &g->fixed_mem) != 0 || g->fixed_mem < 0 ||
+		    g->fixed_mem > MAX_BYTES)
+			return fail_free(l, l->data_line, rp_xasprintf("fixed_mem "
+			    "'%s' is not a non-negative whole number of bytes",
+			    val));
+		break;
+	case F_COST_UNIT:
+		free(g->cost_unit);
+		g->cost_unit = rp_xstrdup(val);
+		break;
+	case F_NAME:
+		if (*val != '\0') {
+			free(g->name);
+			g->name = rp_xstrdup(val);
+		}
+		break;
+	default:
+		break;
 	}
-	{
-		/* Bound every sum of byte counts a plan can form: each count
-		 * is at most 2^62, and so is every partial sum, so no addition
-		 * here or in a plan overflows. */
-		int64_t total = g->fixed_mem;
-		double cost = 0, cmax;
-		int v, over = 0;
-		for (v = 0; v < g->n && !over; v++) {
-			over = g->mem[v] > MAX_BYTES - total;
-			if (!over)
-				total += g->mem[v];
-			over = over || g->workspace[v] > MAX_BYTES - total;
-			if (!over)
-				total += g->workspace[v];
-			cost += g->cost[v];
-		}
-		if (over) {
-			fail(l, gr, "the graph's memory (fixed_mem plus every "
-			    "node's mem and workspace) exceeds 4 EiB");
-			goto out;
-		}
-		/* A plan computes each node at most n times in practice, and
-		 * the solvers add such sums: they must stay finite. */
-		cmax = 1e300 / ((double)g->n + 1) / ((double)g->n + 1);
-		if (!(cost <= cmax)) {
-			char *msg = rp_xasprintf("the node costs sum to %.4g, more "
-			    "than the %.4g supported for %d nodes (a plan's cost, "
-			    "with its recomputations, must stay finite)", cost,
-			    cmax, g->n);
-			fail(l, gr, msg);
-			free(msg);
-			goto out;
-		}
+	return 0;
+}
+
+/* Starts an <edge>: its attributes are kept until it ends, since what it
+ * contains is checked first. */
+static void
+edge_start(struct loader *l, int nb, const xmlChar **at, int line)
+{
+	const char *v;
+	size_t n;
+	char *dir = attr_trim(nb, at, "directed");
+
+	l->undirected = dir != NULL && strcmp(dir, "false") == 0;
+	free(dir);
+	l->eline = line;
+	l->has_src = (v = attr_find(nb, at, "source", &n)) != NULL;
+	if (l->has_src) {
+		sbuf_set(&l->esrc, v, n);
+		l->es = rp_strmap_get(&l->ids, l->esrc.s);
 	}
-	rc = 0;
-out:
-	rp_strmap_destroy(&ids);
+	l->has_dst = (v = attr_find(nb, at, "target", &n)) != NULL;
+	if (l->has_dst) {
+		sbuf_set(&l->edst, v, n);
+		l->et = rp_strmap_get(&l->ids, l->edst.s);
+	}
+}
+
+static int
+end_missing(struct loader *l, int line, const char *which)
+{
+	return fail_free(l, line, rp_xasprintf("<edge> has no %s attribute",
+	    which));
+}
+
+static int
+end_unknown(struct loader *l, int line, const char *which, const char *id)
+{
+	return fail_free(l, line, rp_xasprintf("edge %s '%s' is not a node",
+	    which, id));
+}
+
+/* Ends an <edge>. An end that names no node yet is resolved when the
+ * graph ends (edges may precede their nodes); from then on every edge
+ * waits, so that the graph keeps the edges in document order. */
+static int
+edge_end(struct loader *l)
+{
+	struct late_edge *e;
+
+	if (l->undirected)
+		return fail(l, l->eline, "undirected edge in a directed graph");
+	if (!l->has_src)
+		return end_missing(l, l->eline, "source");
+	if (l->es >= 0 && !l->has_dst)
+		return end_missing(l, l->eline, "target");
+	if (l->nlate == 0 && l->es >= 0 && l->et >= 0) {
+		rp_graph_input_add_edge(&l->in, l->es, l->et, l->eline);
+		return 0;
+	}
+	rp_grow(&l->late, &l->latecap, l->nlate + 1, sizeof *l->late);
+	e = &l->late[l->nlate++];
+	e->line = l->eline;
+	e->s = l->es;
+	e->src = l->es < 0 ? rp_xstrdup(l->esrc.s) : NULL;
+	e->has_dst = l->has_dst;
+	e->t = l->has_dst ? l->et : -1;
+	e->dst = l->has_dst && l->et < 0 ? rp_xstrdup(l->edst.s) : NULL;
+	return 0;
+}
+
+/* Ends the <graph>: the edges that waited, then the checks on the whole. */
+static int
+graph_end(struct loader *l)
+{
+	struct rp_graph *g = &l->in.g;
+	int64_t total = g->fixed_mem;
+	double cost = 0, cmax;
+	int i, v, over = 0;
+
+	for (i = 0; i < l->nlate; i++) {
+		struct late_edge *e = &l->late[i];
+		if (e->s < 0 && (e->s = rp_strmap_get(&l->ids, e->src)) < 0)
+			return end_unknown(l, e->line, "source", e->src);
+		if (!e->has_dst)
+			return end_missing(l, e->line, "target");
+		if (e->t < 0 && (e->t = rp_strmap_get(&l->ids, e->dst)) < 0)
+			return end_unknown(l, e->line, "target", e->dst);
+		rp_graph_input_add_edge(&l->in, e->s, e->t, e->line);
+	}
+	if (g->n == 0)
+		return fail(l, l->graph_line, "graph has no nodes");
+	/* Bound every sum of byte counts a plan can form: each count is at
+	 * most 2^62, and so is every partial sum, so no addition here or in
+	 * a plan overflows. */
+	for (v = 0; v < g->n && !over; v++) {
+		over = g->mem[v] > MAX_BYTES - total;
+		if (!over)
+			total += g->mem[v];
+		over = over || g->workspace[v] > MAX_BYTES - total;
+		if (!over)
+			total += g->workspace[v];
+		cost += g->cost[v];
+	}
+	if (over)
+		return fail(l, l->graph_line, "the graph's memory (fixed_mem plus "
+		    "every node's mem and workspace) exceeds 4 EiB");
+	/* A plan computes each node at most n times in practice, and the
+	 * solvers add such sums: they must stay finite. */
+	cmax = 1e300 / ((double)g->n + 1) / ((double)g->n + 1);
+	if (!(cost <= cmax))
+		return fail_free(l, l->graph_line, rp_xasprintf("the node costs "
+		    "sum to %.4g, more than the %.4g supported for %d nodes (a "
+		    "plan's cost, with its recomputations, must stay finite)",
+		    cost, cmax, g->n));
+	return 0;
+}
+
+/* What a start tag opens, from its name and its parent; fails on what
+ * the contract rules out. */
+static enum elem
+classify(struct loader *l, enum elem parent, const xmlChar *local,
+    const xmlChar *uri, int line)
+{
+	switch (parent) {
+	case E_ROOT:
+		if (gml_is(local, uri, "key"))
+			return E_KEY;
+		if (gml_is(local, uri, "graph"))
+			return E_GRAPH;
+		break;
+	case E_KEY:
+		if (gml_is(local, uri, "default"))
+			return E_DEFAULT;
+		break;
+	case E_GRAPH:
+		if (gml_is(local, uri, "node"))
+			return E_NODE;
+		if (gml_is(local, uri, "edge"))
+			return E_EDGE;
+		if (gml_is(local, uri, "data"))
+			return E_GDATA;
+		if (gml_is(local, uri, "hyperedge"))
+			fail(l, line, "hyperedges are not supported");
+		break;
+	case E_NODE:
+		if (gml_is(local, uri, "data"))
+			return E_NDATA;
+		/* FALLTHROUGH */
+	case E_EDGE:
+		if (gml_is(local, uri, "graph"))
+			fail(l, line, "nested graphs are not supported");
+		else if (gml_is(local, uri, "hyperedge"))
+			fail(l, line, "hyperedges are not supported");
+		break;
+	default:
+		break;
+	}
+	return E_OTHER;
+}
+
+static void
+on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **ns, int nb, int ndef,
+    const xmlChar **at)
+{
+	struct loader *l = ctx;
+	enum elem parent, kind;
+	int line;
+
+	(void)prefix;
+	(void)nns;
+	(void)ns;
+	if (l->cause != NULL)
+		return;
+	/* Attributes defaulted by a DTD are not the file's: ignored, as a
+	 * tree reader without DTD attribute completion does. */
+	nb -= ndef;
+	line = cur_line(l);
+	l->depth++;
+	if (l->depth == 1) {
+		l->root_line = line;
+		if (strcmp((const char *)local, "graphml") != 0) {
+			fail_free(l, line, rp_xasprintf("root element is '%s', "
+			    "expected 'graphml'", (const char *)local));
+			return;
+		}
+		kind = E_ROOT;
+	} else {
+		parent = l->depth - 1 <= KIND_DEPTH ? l->kind[l->depth - 1] :
+		    E_OTHER;
+		kind = classify(l, parent, local, uri, line);
+	}
+	if (l->depth <= KIND_DEPTH)
+		l->kind[l->depth] = kind;
+	switch (kind) {
+	case E_KEY:
+		key_start(l, nb, at, line);
+		break;
+	case E_DEFAULT:
+		l->text_on = 1;
+		l->text.len = 0;
+		break;
+	case E_GRAPH:
+		graph_start(l, nb, at, line);
+		break;
+	case E_NODE:
+		node_start(l, nb, at, line);
+		break;
+	case E_EDGE:
+		edge_start(l, nb, at, line);
+		break;
+	case E_NDATA:
+	case E_GDATA:
+		data_start(l, nb, at, line, kind == E_NDATA);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
+    const xmlChar *uri)
+{
+	struct loader *l = ctx;
+	enum elem kind = l->depth <= KIND_DEPTH ? l->kind[l->depth] : E_OTHER;
+	char *val;
+
+	(void)local;
+	(void)prefix;
+	(void)uri;
+	l->depth--;
+	if (l->cause != NULL)
+		return;
+	switch (kind) {
+	case E_KEY:
+		key_end(l);
+		break;
+	case E_DEFAULT:
+		free(l->keys[l->cur].def);
+		l->keys[l->cur].def = trim_copy(l->text.s != NULL ? l->text.s :
+		    "", (size_t)l->text.len);
+		l->text_on = 0;
+		break;
+	case E_GRAPH:
+		graph_end(l);
+		break;
+	case E_NODE:
+		node_end(l);
+		break;
+	case E_EDGE:
+		edge_end(l);
+		break;
+	case E_NDATA:
+	case E_GDATA:
+		if (!l->text_on)
+			break;	/* a key the contract does not know */
+		l->text_on = 0;
+		val = trim_copy(l->text.s != NULL ? l->text.s : "",
+		    (size_t)l->text.len);
+		if (kind == E_NDATA)
+			set_node_field(l, &l->in.g, l->cur, l->data_field, val,
+			    l->data_line);
+		else
+			graph_data_end(l, val);
+		free(val);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Character data, CDATA sections and blanks alike: the text of a <data>
+ * or <default> is all the text inside it. */
+static void
+on_text(void *ctx, const xmlChar *s, int n)
+{
+	struct loader *l = ctx;
+
+	if (l->text_on && l->cause == NULL && n > 0)
+		sbuf_add(&l->text, (const char *)s, (size_t)n);
+}
+
+/* Entities are not expanded: a graph needs none, and expansion is how
+ * XML files blow up or reach into other files. */
+static void
+on_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
+    const xmlChar *sys, xmlChar *content)
+{
+	struct loader *l = ctx;
+
+	(void)type;
+	(void)pub;
+	(void)sys;
+	(void)content;
+	fail_free(l, cur_line(l), rp_xasprintf("entity declarations are not "
+	    "supported (entity '%s')", (const char *)name));
+}
+
+static void
+on_unparsed_entity(void *ctx, const xmlChar *name, const xmlChar *pub,
+    const xmlChar *sys, const xmlChar *notation)
+{
+	(void)notation;
+	on_entity(ctx, name, 0, pub, sys, NULL);
+}
+
+static void
+on_reference(void *ctx, const xmlChar *name)
+{
+	struct loader *l = ctx;
+
+	fail_free(l, cur_line(l), rp_xasprintf("entity reference '&%s;' is "
+	    "not supported", (const char *)name));
+}
+
+/* An input error: the parser, which is reading, sees an I/O error and
+ * stops by itself (stopping it here would pull the input from under it). */
+static void
+read_fail(struct loader *l, char *cause)
+{
+	if (l->cause == NULL)
+		l->cause = cause;
+	else
+		free(cause);
+}
+
+/* Hands the parser the next bytes of the input, refusing a NUL byte
+ * (the file is not text; libxml2 would stop there without a word) and
+ * more than RP_INPUT_MAX bytes in all. */
+static int
+on_read(void *ctx, char *buf, int len)
+{
+	struct loader *l = ctx;
+	const char *z, *p, *end;
+	ssize_t k;
+
+	if (len <= 0)
+		return 0;
+	if (l->fd >= 0) {
+		do
+			k = read(l->fd, buf, (size_t)len);
+		while (k < 0 && errno == EINTR);
+		if (k < 0) {
+			read_fail(l, rp_xasprintf("cannot read '%s': %s",
+			    l->file, strerror(errno)));
+			return -1;
+		}
+	} else {
+		k = l->len - l->off < (size_t)len ? (ssize_t)(l->len - l->off) :
+		    len;
+		memcpy(buf, l->buf + l->off, (size_t)k);
+		l->off += (size_t)k;
+	}
+	if ((size_t)k > RP_INPUT_MAX - l->nread) {
+		read_fail(l, rp_xasprintf("%s: file is too large (over 2 GiB)",
+		    l->file));
+		return -1;
+	}
+	l->nread += (size_t)k;
+	z = memchr(buf, '\0', (size_t)k);
+	end = z != NULL ? z : buf + k;
+	for (p = buf; p < end && (p = memchr(p, '\n', (size_t)(end - p))) !=
+	    NULL; p++)
+		l->newlines++;
+	if (z != NULL) {
+		read_fail(l, rp_xasprintf("%s:%d: a NUL byte in the file (it is "
+		    "not a text document)", l->file, l->newlines + 1));
+		return -1;
+	}
+	return (int)k;
+}
+
+/* Reads the graph from l's input. */
+static int
+load(struct loader *l, struct rp_graph **out, char **cause)
+{
+	xmlSAXHandler sax;
+	const xmlError *err;
+	int i, rc = -1;
+
+	rp_xml_setup();
+	memset(&sax, 0, sizeof sax);
+	sax.initialized = XML_SAX2_MAGIC;
+	sax.startElementNs = on_start;
+	sax.endElementNs = on_end;
+	sax.characters = on_text;
+	sax.cdataBlock = on_text;
+	sax.ignorableWhitespace = on_text;
+	sax.entityDecl = on_entity;
+	sax.unparsedEntityDecl = on_unparsed_entity;
+	sax.reference = on_reference;
+	for (i = 0; i < F_COUNT; i++)
+		l->node_def[i] = l->graph_def[i] = -1;
+	rp_strmap_init(&l->keymap, 16);
+	rp_strmap_init(&l->ids, 1024);
+	l->ctxt = xmlCreateIOParserCtxt(&sax, l, on_read, NULL, l,
+	    XML_CHAR_ENCODING_NONE);
+	if (l->ctxt == NULL) {
+		*cause = rp_xasprintf("%s: cannot create XML parser", l->file);
+		goto done;
+	}
+	/* NOENT: attribute values arrive with '&amp;' and the like
+	 * replaced; no entity is declared to expand (on_entity). */
+	xmlCtxtUseOptions(l->ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING | XML_PARSE_NOENT);
+	(void)xmlParseDocument(l->ctxt);
+	if (l->cause == NULL && !l->ctxt->wellFormed) {
+		char *msg;
+		size_t k;
+
+		err = xmlCtxtGetLastError(l->ctxt);
+		msg = rp_xstrdup(err != NULL && err->message != NULL ?
+		    err->message : "cannot parse document");
+		k = strlen(msg);
+		while (k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
+			msg[--k] = '\0';
+		l->cause = rp_xasprintf("%s:%d: malformed XML: %s", l->file,
+		    err != NULL && err->line > 0 ? err->line : 1, msg);
+		free(msg);
+	}
+	if (l->cause == NULL && l->ngraphs == 0)
+		fail(l, l->root_line, "no <graph> element");
+	if (l->cause != NULL) {
+		*cause = l->cause;
+		l->cause = NULL;
+		goto done;
+	}
+	l->in.g.file = rp_xstrdup(l->file);
+	if (l->in.g.name == NULL)
+		l->in.g.name = base_name(l->file);
+	rc = rp_graph_finish(&l->in, out, cause);
+done:
+	if (rc != 0)
+		rp_graph_input_destroy(&l->in);
+	if (l->ctxt != NULL) {
+		if (l->ctxt->myDoc != NULL)
+			xmlFreeDoc(l->ctxt->myDoc);
+		xmlFreeParserCtxt(l->ctxt);
+	}
+	for (i = 0; i < l->nkeys; i++) {
+		free(l->keys[i].id);
+		free(l->keys[i].def);
+	}
+	free(l->keys);
+	for (i = 0; i < l->nlate; i++) {
+		free(l->late[i].src);
+		free(l->late[i].dst);
+	}
+	free(l->late);
+	free(l->text.s);
+	free(l->esrc.s);
+	free(l->edst.s);
+	rp_strmap_destroy(&l->keymap);
+	rp_strmap_destroy(&l->ids);
+	if (rc != 0)
+		*cause = rp_oneline(*cause);
 	return rc;
 }
 
@@ -597,97 +1117,30 @@ rp_graphml_read_memory(const char *buf, size_t len, const char *name,
     struct rp_graph **out, char **cause)
 {
 	struct loader l;
-	struct rp_graph_input in;
-	xmlDocPtr doc;
-	xmlNodePtr root, c, gr = NULL;
-	int i, rc = -1;
 
 	*out = NULL;
 	memset(&l, 0, sizeof l);
-	memset(&in, 0, sizeof in);
 	l.file = name;
-	doc = rp_xml_parse(buf, len, name, cause);
-	if (doc == NULL) {
-		*cause = rp_oneline(*cause);
-		return -1;
-	}
-	rp_strmap_init(&l.keymap, 16);
-	root = xmlDocGetRootElement(doc);
-	if (root == NULL || !rp_xml_is(root, "graphml")) {
-		char *msg = rp_xasprintf("root element is '%s', expected 'graphml'",
-		    root != NULL ? (const char *)root->name : "");
-		fail(&l, root, msg);
-		free(msg);
-		goto out;
-	}
-	if (read_keys(&l, root) != 0)
-		goto out;
-	for (c = root->children; c != NULL; c = c->next)
-		if (gml_is(c, "graph")) {
-			if (gr != NULL) {
-				fail(&l, c, "more than one <graph> element "
-				    "(one graph per file)");
-				goto out;
-			}
-			gr = c;
-		}
-	if (gr == NULL) {
-		fail(&l, root, "no <graph> element");
-		goto out;
-	}
-	in.g.file = rp_xstrdup(name);
-	/* Graph-level key defaults, overridden by <data> below. */
-	for (i = 0; i < l.nkeys; i++) {
-		struct key *k = &l.keys[i];
-		if (k->def == NULL)
-			continue;
-		if (k->graph_field == F_FIXED_MEM) {
-			if (parse_bytes(k->def, &in.g.fixed_mem) != 0 ||
-			    in.g.fixed_mem < 0 || in.g.fixed_mem > MAX_BYTES) {
-				fail(&l, root, "default fixed_mem is not a "
-				    "non-negative whole number of bytes");
-				goto out;
-			}
-		} else if (k->graph_field == F_COST_UNIT) {
-			free(in.g.cost_unit);
-			in.g.cost_unit = rp_xstrdup(k->def);
-		}
-	}
-	if (read_graph(&l, gr, &in) != 0)
-		goto out;
-	if (in.g.name == NULL)
-		in.g.name = base_name(name);
-	rc = rp_graph_finish(&in, out, cause);
-	goto done;
-out:
-	*cause = l.cause;
-	l.cause = NULL;
-	rp_graph_input_destroy(&in);
-done:
-	for (i = 0; i < l.nkeys; i++) {
-		free(l.keys[i].id);
-		free(l.keys[i].def);
-	}
-	free(l.keys);
-	free(l.cause);
-	rp_strmap_destroy(&l.keymap);
-	xmlFreeDoc(doc);
-	if (rc != 0)
-		*cause = rp_oneline(*cause);
-	return rc;
+	l.fd = -1;
+	l.buf = buf;
+	l.len = len;
+	return load(&l, out, cause);
 }
 
 int
 rp_graphml_read(const char *path, struct rp_graph **out, char **cause)
 {
-	char *buf;
-	size_t len;
+	struct loader l;
+	size_t size;
 	int rc;
 
 	*out = NULL;
-	if (rp_read_input(path, &buf, &len, cause) != 0)
+	memset(&l, 0, sizeof l);
+	l.file = path;
+	l.fd = rp_open_input(path, &size, cause);
+	if (l.fd < 0)
 		return -1;
-	rc = rp_graphml_read_memory(buf, len, path, out, cause);
-	free(buf);
-	return rc;	/* causes are already one line */
+	rc = load(&l, out, cause);
+	close(l.fd);
+	return rc;
 }

@@ -219,9 +219,9 @@ fi
 # Out of memory is said to be that: status 4, never a complaint about the
 # file. (Skipped where the binary cannot start under the limit, as with
 # AddressSanitizer.)
-if (ulimit -v 150000; "$RP" --version) >/dev/null 2>&1; then
+if (ulimit -v 100000; "$RP" --version) >/dev/null 2>&1; then
 	"$(dirname "$RP")/tools/gengraph" random 10000 200000 3 >"$TMP/big.xml"
-	(ulimit -v 150000; "$RP" --graph "$TMP/big.xml" --budget 50% -t 5 \
+	(ulimit -v 100000; "$RP" --graph "$TMP/big.xml" --budget 50% -t 5 \
 	    >/dev/null 2>"$TMP/stderr"; echo $? >"$TMP/rc")
 	[ "$(cat "$TMP/rc")" = 4 ] && [ "$(cat "$TMP/stderr")" = "remat-plan: out of memory" ] &&
 	    pass "out of memory: status 4, said so" ||

@@ -2,6 +2,7 @@
  * adjacency, and messages for bad input read from memory. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,7 +126,79 @@ main(void)
 	    "data in tag graph line 2");
 	bad("<?xml version=\"1.0\"?>\n<!DOCTYPE graphml [<!ENTITY x SYSTEM "
 	    "\"file:///etc/passwd\">]>\n<graphml><graph>&x;</graph></graphml>",
-	    "t.xml:3: graph has no nodes");
+	    "t.xml:2: entity declarations are not supported (entity 'x')");
+	bad("<?xml version=\"1.0\"?>\n<!DOCTYPE graphml [<!ENTITY a \"aaaa\">\n"
+	    "<!ENTITY b \"&a;&a;&a;&a;\">]>\n<graphml><graph>&b;</graph></graphml>",
+	    "t.xml:2: entity declarations are not supported (entity 'a')");
+	bad("<?xml version=\"1.0\"?>\n<!DOCTYPE graphml SYSTEM \"g.dtd\">\n"
+	    "<graphml>\n<graph>&x;</graph></graphml>",
+	    "t.xml:4: entity reference '&x;' is not supported");
+	bad("<graphml><graph>&x;</graph></graphml>",
+	    "t.xml:1: malformed XML: Entity 'x' not defined");
+	bad(HEAD "<graph edgedefault=\"directed\">\n<node id=\"x\">"
+	    "<data key=\"a\">1</data><data key=\"b\">1</data></node>\n"
+	    "</graph>\n<key id=\"z\" for=\"node\" attr.name=\"op\"/>\n"
+	    "</graphml>", "t.xml:15: <key> after the <graph> (keys are "
+	    "declared before the graph that uses them)");
+	bad(HEAD "<graph edgedefault=\"directed\">\n"
+	    "<edge source=\"x\" target=\"y\"/>\n"
+	    "<node id=\"x\"><data key=\"a\">1</data><data key=\"b\">1</data>"
+	    "</node>\n</graph></graphml>",
+	    "t.xml:13: edge target 'y' is not a node");
+	bad(HEAD "<graph edgedefault=\"directed\">\n"
+	    "<edge source=\"y\"/>\n"
+	    "<node id=\"x\"><data key=\"a\">1</data><data key=\"b\">1</data>"
+	    "</node>\n</graph></graphml>",
+	    "t.xml:13: edge source 'y' is not a node");
+	bad(HEAD "<graph edgedefault=\"directed\">\n<node id=\"x\">"
+	    "<data key=\"a\">1</data><data key=\"b\">1</data></node>\n"
+	    "</graph>\n<graph/>\n</graphml>",
+	    "t.xml:15: more than one <graph> element (one graph per file)");
+	bad("<graphml>\n</graphml>", "t.xml:1: no <graph> element");
+	bad("<graph/>", "t.xml:1: root element is 'graph', expected 'graphml'");
+
+	t_case("read as a stream: exact lines in long files, entities in "
+	    "attributes, edges before their nodes in document order");
+	{
+		/* Element lines past 65,535 are exact (a tree keeps 16 bits). */
+		size_t cap = 80000 * 80, len = 0;
+		char *doc = malloc(cap);
+		int i;
+		CHECK(doc != NULL);
+		len += (size_t)snprintf(doc + len, cap - len, "%s%s", HEAD,
+		    "<graph edgedefault=\"directed\">\n");
+		for (i = 0; i < 70000; i++)
+			len += (size_t)snprintf(doc + len, cap - len, "<node id="
+			    "\"n%d\"><data key=\"a\">1</data><data key=\"b\">1"
+			    "</data></node>\n", i);
+		len += (size_t)snprintf(doc + len, cap - len, "<edge source="
+		    "\"n1\" target=\"q\"/>\n<edge source=\"n1\" target=\"n2\"/>"
+		    "\n</graph></graphml>\n");
+		bad(doc, "t.xml:70013: edge target 'q' is not a node");
+		free(doc);
+	}
+	g = load(HEAD "<graph edgedefault=\"directed\">\n"
+	    "<edge source=\"a&amp;b\" target=\"c\"/>\n"
+	    "<edge source=\"c\" target=\"d\"/>\n"
+	    "<node id=\"d\"><data key=\"a\">1</data><data key=\"b\">1</data>"
+	    "</node>\n"
+	    "<node id=\"c\"><data key=\"a\">1</data><data key=\"b\">"
+	    "<![CDATA[2]]>0</data><data key=\"p\">a&lt;b</data></node>\n"
+	    "<node id=\"a&amp;b\"><data key=\"a\">1</data><data key=\"b\">1"
+	    "</data></node>\n"
+	    "</graph></graphml>\n", &cause);
+	CHECK(g != NULL);
+	if (g != NULL) {
+		int ab = idx(g, "a&b"), c = idx(g, "c"), d = idx(g, "d");
+		CHECK(ab >= 0 && c >= 0 && d >= 0);
+		CHECK(g->m == 2 && rp_nsucc(g, ab) == 1 &&
+		    g->succ[g->succ_off[ab]] == c && rp_nsucc(g, c) == 1 &&
+		    g->succ[g->succ_off[c]] == d);
+		CHECK(g->mem[c] == 20);
+		CHECK_STR(g->op[c], "a<b");
+		CHECK(g->line[ab] == 17);
+	}
+	rp_graph_free(g);
 
 	t_case("articulation points through igraph");
 	/* Articulation points of a path 0-1-2-3 plus a triangle 3-4-5. */
