@@ -342,3 +342,35 @@ rp_write_output(const char *path, const char *refuse,
 	free(tmp);
 	return 0;
 }
+
+/* Writes the buffer of a rp_write_buffer call into the file named tmp. */
+struct buffer {
+	const void *data;
+	size_t len;
+};
+
+static int
+write_buffer(const char *tmp, void *ctx)
+{
+	const struct buffer *b = ctx;
+	int fd = open(tmp, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC), e;
+
+	if (fd < 0 || rp_write_all(fd, b->data, b->len) != 0) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		return e;
+	}
+	return close(fd) != 0 ? errno : 0;
+}
+
+int
+rp_write_buffer(const char *path, const char *refuse, const void *data,
+    size_t len, char **cause)
+{
+	struct buffer b;
+
+	b.data = data;
+	b.len = len;
+	return rp_write_output(path, refuse, write_buffer, &b, cause);
+}

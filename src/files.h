@@ -35,6 +35,10 @@ int rp_read_input(const char *path, char **bufp, size_t *lenp, char **cause);
 int rp_write_output(const char *path, const char *refuse,
     int (*write)(const char *tmp, void *ctx), void *ctx, char **cause);
 
+/* rp_write_output of the len bytes at data. */
+int rp_write_buffer(const char *path, const char *refuse, const void *data,
+    size_t len, char **cause);
+
 /* What rp_write_output would refuse before writing, checked ahead: 2 when
  * path is the file refuse (the input), -1 when it is a directory or a
  * read-only file, with *cause set; 0 when it may be written. */

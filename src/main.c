@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "dtr.h"
 #include "files.h"
@@ -16,9 +18,11 @@
 #include "milp.h"
 #include "sched.h"
 #include "planxml.h"
+#include "plot.h"
 #include "report.h"
 #include "sim.h"
 #include "strategy.h"
+#include "sweep.h"
 #include "units.h"
 #include "util.h"
 #include "xmlutil.h"
@@ -59,6 +63,8 @@ usage(FILE *f)
 	fprintf(f,
 "usage: remat-plan --graph FILE --budget BUDGET [options]\n"
 "       remat-plan --graph FILE --check PLAN [--budget BUDGET]\n"
+"       remat-plan --graph FILE --sweep LO:HI:STEP [--plot FILE.svg] [options]\n"
+"       remat-plan --graph FILE --budget min [options]\n"
 "       remat-plan --graph FILE --info\n"
 "\n"
 "Plans rematerialization (recomputation) for a training graph so that it\n"
@@ -67,15 +73,24 @@ usage(FILE *f)
 "  -g, --graph FILE       GraphML training graph (see remat-plan(5))\n"
 "  -b, --budget BUDGET    memory budget: bytes with K/M/G/T (powers of 1024)\n"
 "                         or KB/MB/GB/TB (powers of 1000), or N%% of the\n"
-"                         checkpoint-all peak\n"
+"                         checkpoint-all peak; 'min': the smallest budget\n"
+"                         at which each strategy finds a plan (to 1%%)\n"
+"      --sweep LO:HI:STEP plan at every budget from LO to HI (for example\n"
+"                         30%%:100%%:5%% or 1G:4G:512M), at most 1000\n"
+"      --budgets LIST     plan at each of a comma-separated list of budgets\n"
+"      --plot FILE.svg    with --sweep or --budgets: draw overhead against\n"
+"                         budget as an SVG picture\n"
 "  -s, --strategy LIST    comma-separated strategies (default: all)\n"
 "  -o, --output FILE      write the chosen plan to FILE ('-': standard\n"
-"                         output; the report then goes to standard error)\n"
+"                         output; the report then goes to standard error);\n"
+"                         with --sweep or --budgets, a directory that gets\n"
+"                         the chosen plan of every budget\n"
 "  -c, --check PLAN       validate a plan file against the graph\n"
 "  -f, --format FMT       report format: table (default), csv or json\n"
 "  -t, --time-limit SEC   time limit for each strategy, all its work\n"
 "                         included (lp-round, ilp and reorder: 60 when\n"
 "                         not given); the whole run stops within twice SEC\n"
+"                         (a sweep: per budget)\n"
 "  -i, --info             print graph statistics and exit\n"
 "      --dtr-heuristic H  DTR eviction heuristic: dtr (default), dtr-eqclass,\n"
 "                         dtr-local, lru, largest, msps or random\n"
@@ -282,15 +297,192 @@ milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
 	return rc;
 }
 
+/* The most budgets a sweep plans at. */
+#define MAX_POINTS 1000
+
+/* The budgets of --sweep or --budgets, as specs; their texts are owned. */
+struct budget_list {
+	struct rp_budget_spec *v;
+	char **text;
+	int n;
+};
+
+static void
+budget_list_add(struct budget_list *l, struct rp_budget_spec sp, char *text)
+{
+	l->v = rp_xreallocarray(l->v, (size_t)l->n + 1, sizeof *l->v);
+	l->text = rp_xreallocarray(l->text, (size_t)l->n + 1, sizeof *l->text);
+	l->text[l->n] = text;
+	sp.text = text;
+	l->v[l->n++] = sp;
+}
+
+static void
+budget_list_free(struct budget_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->text[i]);
+	free(l->text);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* Parses --sweep LO:HI:STEP into its budgets. Returns 0, or -1 with
+ * *cause set (a usage error). */
+static int
+parse_sweep(const char *arg, struct budget_list *out, char **cause)
+{
+	static const char *const what[3] = { "LO", "HI", "STEP" };
+	struct rp_budget_spec sp[3];
+	char *copy = rp_xstrdup(arg), *part[3], *p = copy, *e;
+	double span, count;
+	int i, k, n;
+
+	for (i = 0; i < 3; i++) {
+		part[i] = p;
+		p = i < 2 ? strchr(p, ':') : NULL;
+		if (i < 2 && p == NULL) {
+			*cause = rp_xasprintf("--sweep '%s' is not LO:HI:STEP (for "
+			    "example 30%%:100%%:5%%)", arg);
+			goto bad;
+		}
+		if (p != NULL)
+			*p++ = '\0';
+	}
+	if (strchr(part[2], ':') != NULL) {
+		*cause = rp_xasprintf("--sweep '%s' is not LO:HI:STEP (for "
+		    "example 30%%:100%%:5%%)", arg);
+		goto bad;
+	}
+	for (i = 0; i < 3; i++) {
+		char *why = NULL;
+		if (*part[i] == '\0') {
+			*cause = rp_xasprintf("--sweep '%s': %s is empty", arg,
+			    what[i]);
+			goto bad;
+		}
+		if (i == 2 && strtod(part[i], &e) == 0 && e != part[i]) {
+			*cause = rp_xasprintf("--sweep '%s': the step is 0", arg);
+			goto bad;
+		}
+		if (rp_parse_budget(part[i], &sp[i], &why) != 0) {
+			*cause = rp_xasprintf("--sweep '%s': %s", arg, why);
+			free(why);
+			goto bad;
+		}
+	}
+	if (sp[0].is_percent != sp[1].is_percent ||
+	    sp[0].is_percent != sp[2].is_percent) {
+		*cause = rp_xasprintf("--sweep '%s': LO, HI and STEP must all be "
+		    "percentages or all be bytes", arg);
+		goto bad;
+	}
+	span = sp[0].is_percent ? sp[1].percent - sp[0].percent :
+	    (double)sp[1].bytes - (double)sp[0].bytes;
+	if (span < 0) {
+		*cause = rp_xasprintf("--sweep '%s': the range is reversed (LO "
+		    "is above HI)", arg);
+		goto bad;
+	}
+	count = floor(span / (sp[0].is_percent ? sp[2].percent :
+	    (double)sp[2].bytes) + 1e-9) + 1;
+	if (count > MAX_POINTS) {
+		*cause = rp_xasprintf("--sweep '%s' has %.0f budgets, more than "
+		    "%d", arg, count, MAX_POINTS);
+		goto bad;
+	}
+	n = (int)count;
+	for (k = 0; k < n; k++) {
+		if (sp[0].is_percent) {
+			/* lo + k * step, not a running sum: 70% here is the
+			 * 70% of a single run */
+			double pc = sp[0].percent + k * sp[2].percent;
+			pc = round(pc * 1e9) / 1e9;
+			budget_list_add(out, rp_budget_percent(pc),
+			    rp_xasprintf("%g%%", pc));
+		} else {
+			int64_t b = sp[0].bytes + (int64_t)k * sp[2].bytes;
+			budget_list_add(out, rp_budget_bytes(b),
+			    rp_xasprintf("%lld", (long long)b));
+		}
+	}
+	free(copy);
+	return 0;
+bad:
+	free(copy);
+	return -1;
+}
+
+/* Parses --budgets LIST. Returns 0, or -1 with *cause set. */
+static int
+parse_budgets(const char *arg, struct budget_list *out, char **cause)
+{
+	char *copy = rp_xstrdup(arg), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		struct rp_budget_spec sp;
+		char *why = NULL;
+		if (out->n == MAX_POINTS) {
+			*cause = rp_xasprintf("--budgets names more than %d budgets",
+			    MAX_POINTS);
+			free(copy);
+			return -1;
+		}
+		if (rp_parse_budget(tok, &sp, &why) != 0) {
+			*cause = rp_xasprintf("--budgets: %s", why);
+			free(why);
+			free(copy);
+			return -1;
+		}
+		budget_list_add(out, sp, rp_xstrdup(tok));
+	}
+	free(copy);
+	if (out->n == 0) {
+		*cause = rp_xasprintf("--budgets '%s' names no budget", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* The command line, parsed. */
 struct cli {
 	const char *graph, *budget, *strategies, *output, *check;
 	const char *write_mps, *write_lp, *read_sol;
+	const char *sweep, *plot;
 	int info;
+	int min;		/* --budget min */
+	struct budget_list points;	/* --sweep or --budgets */
 	enum rp_format fmt;
 	struct rp_options opt;
 	struct rp_budget_spec bspec;
 };
+
+/* The plan directory of a sweep: made when missing. Returns -1 when it
+ * may be written, else the exit status after a message. */
+static int
+plan_dir_check(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return usage_error("with --sweep or --budgets, --output "
+			    "names a directory: '%s' is not one", dir);
+	} else if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+		fprintf(stderr, "%s: cannot make directory '%s': %s\n", progname,
+		    dir, strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "%s: cannot write into '%s': %s\n", progname, dir,
+		    strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	return -1;
+}
 
 /* Parses the options into c. Returns -1 when they are all right, else the
  * exit status (after the usage message, or --help or --version). */
@@ -321,6 +513,9 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "write-mps", required_argument, NULL, 'M' },
 		{ "write-lp", required_argument, NULL, 'L' },
 		{ "read-solution", required_argument, NULL, 'R' },
+		{ "sweep", required_argument, NULL, 'W' },
+		{ "budgets", required_argument, NULL, 'U' },
+		{ "plot", required_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rp_options *opt = &c->opt;
@@ -443,6 +638,22 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'R':
 			c->read_sol = optarg;
 			break;
+		case 'W':
+		case 'U':
+			if (c->sweep != NULL)
+				return usage_error("%s", "give one --sweep or one "
+				    "--budgets");
+			c->sweep = optarg;
+			if ((ch == 'W' ? parse_sweep(optarg, &c->points, &cause) :
+			    parse_budgets(optarg, &c->points, &cause)) != 0) {
+				rc = usage_error("%s", cause);
+				free(cause);
+				return rc;
+			}
+			break;
+		case 'Y':
+			c->plot = optarg;
+			break;
 		case 'S':
 			errno = 0;
 			opt->seed = strtoull(optarg, &end, 10);
@@ -502,10 +713,33 @@ parse_args(int argc, char **argv, struct cli *c)
 	if ((c->write_mps != NULL || c->write_lp != NULL) && c->output != NULL)
 		return usage_error("%s", "--write-mps and --write-lp write the model, "
 		    "not a plan: drop --output");
-	if (c->check == NULL && !c->info && c->budget == NULL)
+	if (c->budget != NULL && strcmp(c->budget, "min") == 0) {
+		c->min = 1;
+		if (c->sweep != NULL)
+			return usage_error("%s", "--budget min cannot be combined "
+			    "with --sweep or --budgets");
+		if (c->check != NULL || c->info || c->write_mps != NULL ||
+		    c->write_lp != NULL || c->read_sol != NULL)
+			return usage_error("%s", "--budget min cannot be combined "
+			    "with --check, --info, --write-mps, --write-lp or "
+			    "--read-solution");
+	}
+	if (c->sweep != NULL && (c->budget != NULL || c->check != NULL ||
+	    c->info || c->write_mps != NULL || c->write_lp != NULL ||
+	    c->read_sol != NULL))
+		return usage_error("%s", "--sweep and --budgets cannot be combined "
+		    "with --budget, --check, --info, --write-mps, --write-lp or "
+		    "--read-solution");
+	if (c->plot != NULL && c->sweep == NULL)
+		return usage_error("%s", "--plot draws a sweep: give --sweep or "
+		    "--budgets");
+	if (c->sweep != NULL && c->output != NULL && strcmp(c->output, "-") == 0)
+		return usage_error("%s", "with --sweep or --budgets, --output "
+		    "names a directory for the plans, not '-'");
+	if (c->check == NULL && !c->info && c->budget == NULL && c->sweep == NULL)
 		return usage_error("%s", "--budget is required (for example "
 		    "--budget 16G or --budget 60%)");
-	if (c->budget != NULL && rp_parse_budget(c->budget, &c->bspec,
+	if (c->budget != NULL && !c->min && rp_parse_budget(c->budget, &c->bspec,
 	    &cause) != 0) {
 		rc = usage_error("%s", cause);
 		free(cause);
@@ -514,13 +748,17 @@ parse_args(int argc, char **argv, struct cli *c)
 	/* Outputs that would be refused are refused before any work: the
 	 * input graph (a usage error), a directory or a read-only file. */
 	{
-		const char *outs[3];
+		const char *outs[4];
 		int k;
-		outs[0] = c->output != NULL && strcmp(c->output, "-") != 0 ?
-		    c->output : NULL;
+		outs[0] = c->output != NULL && strcmp(c->output, "-") != 0 &&
+		    c->sweep == NULL ? c->output : NULL;
 		outs[1] = c->write_mps;
 		outs[2] = c->write_lp;
-		for (k = 0; k < 3; k++) {
+		outs[3] = c->plot;
+		if (c->sweep != NULL && c->output != NULL &&
+		    (rc = plan_dir_check(c->output)) >= 0)
+			return rc;
+		for (k = 0; k < 4; k++) {
 			if (outs[k] == NULL || c->graph == NULL)
 				continue;
 			rc = rp_output_check(outs[k], c->graph, &cause);
@@ -539,6 +777,53 @@ parse_args(int argc, char **argv, struct cli *c)
 	return -1;
 }
 
+/* The line on a terminal (without -v) that says what runs, overwritten
+ * as the run goes and cleared at the end. */
+static int tty_progress;
+
+static void
+tty_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!tty_progress)
+		return;
+	fputs("\r", stderr);
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("...\033[K", stderr);
+	fflush(stderr);
+}
+
+static void
+tty_clear(void)
+{
+	if (!tty_progress)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/* The context every run starts from: options and the -v log. */
+static void
+base_ctx(const struct cli *c, struct rp_ctx *ctx)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->opt = &c->opt;
+	ctx->log = progress_log;
+	tty_progress = !c->opt.verbose && isatty(STDERR_FILENO);
+}
+
+static void
+plan_progress(void *arg, int i, int n)
+{
+	const struct rp_strategy **strats = arg;
+
+	tty_line("running %s (%d of %d)", strats[i]->name, i + 1, n);
+}
+
 /* Plans pb with the strategies strats[0..n), reports and writes the
  * chosen plan. Returns the exit status. */
 static int
@@ -546,45 +831,16 @@ plan(const struct cli *c, const struct rp_problem *pb,
     const struct rp_strategy **strats, int n)
 {
 	struct rp_result *res = rp_xcalloc((size_t)n, sizeof *res);
-	struct rp_lp_memo memo;
-	struct rp_shared shared;
 	struct rp_ctx ctx;
 	char *cause = NULL;
-	int i, picked, rc = EXIT_OK, failed = 0, tty;
+	int i, picked, rc = EXIT_OK, failed = 0;
 	FILE *rep;
 
-	rp_lp_memo_init(&memo);
-	memset(&shared, 0, sizeof shared);
-	shared.lp = &memo;	/* lp-round and ilp round the LP once */
-	shared.results = res;	/* ilp starts from the plans found so far */
-	memset(&ctx, 0, sizeof ctx);
-	ctx.opt = &c->opt;
-	ctx.log = progress_log;
-	ctx.shared = &shared;
-	/* The whole run, every strategy included, within twice the limit:
-	 * each strategy gets the limit, but never past this. */
-	if (c->opt.time_limit > 0)
-		ctx.deadline = rp_now() + 2 * c->opt.time_limit;
-	/* Without -v, a terminal still sees which strategy is running, on
-	 * one line that is cleared at the end. */
-	tty = !c->opt.verbose && isatty(STDERR_FILENO);
-	for (i = 0; i < n; i++) {
-		if (tty) {
-			fprintf(stderr, "\r%s: running %s (%d of %d)...\033[K",
-			    progname, strats[i]->name, i + 1, n);
-			fflush(stderr);
-		}
-		rp_strategy_run(strats[i], pb, &ctx, &res[i]);
-		shared.nresults = i + 1;
-		if (res[i].status == RP_FAILED)
-			failed = 1;
-		rp_log(&ctx, 1, "%s: %s in %.1f ms", strats[i]->name,
-		    rp_status_name(res[i].status), res[i].seconds * 1e3);
-	}
-	if (tty) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	base_ctx(c, &ctx);
+	rp_run_strategies(pb, strats, n, &ctx, plan_progress, strats, res);
+	tty_clear();
+	for (i = 0; i < n; i++)
+		failed |= res[i].status == RP_FAILED;
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
 	rp_report(rep, c->fmt, pb, res, n, picked);
@@ -615,7 +871,219 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	for (i = 0; i < n; i++)
 		rp_result_destroy(&res[i]);
 	free(res);
-	rp_lp_memo_destroy(&memo);
+	return rc;
+}
+
+/* What a sweep's hooks need. */
+struct sweep_state {
+	const struct cli *c;
+	const struct rp_strategy **strats;
+	const struct rp_graph *g;
+	int row, nrows;
+	int64_t budget;
+};
+
+static void
+sweep_row_start(void *arg, const struct rp_sweep *sw, int row)
+{
+	struct sweep_state *st = arg;
+	char b[32];
+
+	st->row = row;
+	st->budget = sw->rows[row].budget;
+	rp_format_bytes(st->budget, b, sizeof b);
+	if (st->c->opt.verbose)
+		fprintf(stderr, "%s: budget %d of %d: %s (%lld bytes)\n",
+		    progname, row + 1, st->nrows, b, (long long)st->budget);
+}
+
+static void
+sweep_progress(void *arg, int i, int n)
+{
+	struct sweep_state *st = arg;
+	char b[32];
+
+	rp_format_bytes(st->budget, b, sizeof b);
+	tty_line("budget %d of %d (%s): running %s (%d of %d)", st->row + 1,
+	    st->nrows, b, st->strats[i]->name, i + 1, n);
+}
+
+/* Writes the plan picked at a budget into the plan directory. */
+static int
+sweep_row_done(void *arg, const struct rp_problem *pb, struct rp_sweep *sw,
+    int row, const struct rp_plan *plan, const struct rp_sim *sim,
+    const char *strategy, char **cause)
+{
+	struct sweep_state *st = arg;
+	struct rp_plan_meta meta;
+	char *path;
+
+	if (st->c->output == NULL || plan == NULL)
+		return 0;
+	path = rp_xasprintf("%s/budget-%lld.xml", st->c->output,
+	    (long long)sw->rows[row].budget);
+	meta.strategy = strategy;
+	meta.budget = sw->rows[row].budget;
+	meta.baseline = pb->baseline;
+	meta.sim = sim;
+	meta.input = st->c->graph;
+	if (rp_planxml_write(path, st->g, plan, &meta, cause) != 0) {
+		free(path);
+		return -1;
+	}
+	sw->rows[row].plan_file = path;
+	return 0;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* --sweep and --budgets: every strategy at every budget, in increasing
+ * order, reported (and drawn) together. Returns the exit status. */
+static int
+sweep(const struct cli *c, const struct rp_problem *pb,
+    const struct rp_strategy **strats, int n)
+{
+	int64_t *b = rp_xcalloc((size_t)c->points.n, sizeof *b);
+	struct rp_sweep_hooks hooks;
+	struct sweep_state st;
+	struct rp_sweep sw;
+	struct rp_ctx ctx;
+	char *cause = NULL;
+	int i, nb = 0, rc = EXIT_OK, any = 0, failed = 0;
+
+	for (i = 0; i < c->points.n; i++)
+		if (rp_budget_resolve(&c->points.v[i], pb->ckpt_all_peak, &b[i],
+		    &cause) != 0) {
+			fprintf(stderr, "%s: %s\n", progname, cause);
+			free(cause);
+			free(b);
+			return EXIT_USAGE;
+		}
+	/* increasing, each budget once */
+	qsort(b, (size_t)c->points.n, sizeof *b, cmp_i64);
+	for (i = 0; i < c->points.n; i++)
+		if (nb == 0 || b[i] != b[nb - 1])
+			b[nb++] = b[i];
+	base_ctx(c, &ctx);
+	memset(&st, 0, sizeof st);
+	st.c = c;
+	st.strats = strats;
+	st.g = pb->g;
+	st.nrows = nb;
+	hooks.arg = &st;
+	hooks.row_start = sweep_row_start;
+	hooks.progress = sweep_progress;
+	hooks.row_done = sweep_row_done;
+	if (rp_sweep_run(pb, b, nb, strats, n, &ctx, &hooks, &sw, &cause) != 0) {
+		tty_clear();
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		rp_sweep_destroy(&sw);
+		free(b);
+		return EXIT_INTERNAL;
+	}
+	tty_clear();
+	rp_report_sweep(stdout, c->fmt, pb, &sw);
+	for (i = 0; i < sw.nrows; i++) {
+		any |= sw.rows[i].picked >= 0;
+		failed |= sw.rows[i].failed;
+	}
+	if (c->plot != NULL && rp_plot_svg(c->plot, c->graph, pb, &sw,
+	    &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, cause);
+		free(cause);
+		rc = EXIT_INTERNAL;
+	} else if (!any) {
+		char *mt = min_budget_text(pb);
+		fprintf(stderr, "%s: no strategy fits any budget of the sweep%s; "
+		    "the smallest budget any plan could need is %s\n", progname,
+		    failed ? ", and a strategy failed" : "", mt);
+		free(mt);
+		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
+	}
+	rp_sweep_destroy(&sw);
+	free(b);
+	return rc;
+}
+
+/* What --budget min's progress line needs. */
+struct min_state {
+	const struct rp_strategy *s;
+	int i, n;
+};
+
+static void
+min_progress(void *arg, int run, int n)
+{
+	struct min_state *st = arg;
+
+	(void)n;
+	tty_line("smallest budget for %s (%d of %d): run %d", st->s->name,
+	    st->i + 1, st->n, run + 1);
+}
+
+/* --budget min: the smallest budget at which each strategy finds a plan.
+ * Returns the exit status. */
+static int
+budget_min(const struct cli *c, const struct rp_problem *pb,
+    const struct rp_strategy **strats, int n)
+{
+	struct rp_budget_min *m = rp_xcalloc((size_t)n, sizeof *m);
+	struct min_state st;
+	struct rp_ctx ctx;
+	char *cause = NULL;
+	int i, lowest = -1, rc = EXIT_OK;
+	FILE *rep;
+
+	base_ctx(c, &ctx);
+	st.n = n;
+	for (i = 0; i < n; i++) {
+		st.s = strats[i];
+		st.i = i;
+		rp_budget_min_find(pb, strats[i], &ctx, min_progress, &st, &m[i]);
+		if (c->opt.verbose) {
+			char b[32];
+			rp_format_bytes(m[i].budget, b, sizeof b);
+			fprintf(stderr, "%s: %s: %s%s after %d runs\n", progname,
+			    strats[i]->name, m[i].found ? "fits at " : "no plan up "
+			    "to ", b, m[i].runs);
+		}
+		/* the lowest budget; at a tie, the cheaper plan */
+		if (m[i].found && (lowest < 0 || m[i].budget < m[lowest].budget ||
+		    (m[i].budget == m[lowest].budget &&
+		    m[i].res.sim.cost < m[lowest].res.sim.cost)))
+			lowest = i;
+	}
+	tty_clear();
+	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
+	rp_report_min(rep, c->fmt, pb, strats, m, n, lowest);
+	if (lowest < 0) {
+		fprintf(stderr, "%s: no strategy finds a plan, even at the "
+		    "checkpoint-all peak\n", progname);
+		rc = EXIT_NOFIT;
+	} else if (c->output != NULL) {
+		struct rp_plan_meta meta;
+		meta.strategy = strats[lowest]->name;
+		meta.budget = m[lowest].budget;
+		meta.baseline = pb->baseline;
+		meta.sim = &m[lowest].res.sim;
+		meta.input = c->graph;
+		if (rp_planxml_write(c->output, pb->g, &m[lowest].res.plan, &meta,
+		    &cause) != 0) {
+			fprintf(stderr, "%s: %s\n", progname, cause);
+			free(cause);
+			rc = EXIT_INTERNAL;
+		}
+	}
+	for (i = 0; i < n; i++)
+		rp_result_destroy(&m[i].res);
+	free(m);
 	return rc;
 }
 
@@ -650,10 +1118,14 @@ main(int argc, char **argv)
 	rp_malloc_tune();
 	rp_files_init();
 	rp_xml_setup();
-	if ((rc = parse_args(argc, argv, &c)) >= 0)
+	if ((rc = parse_args(argc, argv, &c)) >= 0) {
+		budget_list_free(&c.points);
 		return rc;
-	if ((nstrat = select_strategies(c.strategies, &strats)) < 0)
+	}
+	if ((nstrat = select_strategies(c.strategies, &strats)) < 0) {
+		budget_list_free(&c.points);
 		return EXIT_USAGE;
+	}
 	if (c.opt.verbose >= 2)
 		rp_milp_set_log(solver_log, NULL);
 	t0 = rp_now();
@@ -661,14 +1133,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);
 		free(strats);
+		budget_list_free(&c.points);
 		return EXIT_BADINPUT;
 	}
 	if (c.opt.verbose)
 		fprintf(stderr, "%s: loaded %s (%d nodes, %d edges) in %.1f ms\n",
 		    progname, c.graph, g->n, g->m, (rp_now() - t0) * 1e3);
 	rc = EXIT_OK;
-	if (rp_problem_init(&pb, g, c.budget != NULL ? &c.bspec : NULL,
-	    &cause) != 0) {
+	if (rp_problem_init(&pb, g, c.budget != NULL && !c.min ? &c.bspec :
+	    NULL, &cause) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);
 		rc = EXIT_USAGE;
@@ -679,6 +1152,10 @@ main(int argc, char **argv)
 	else if (c.write_mps != NULL || c.write_lp != NULL || c.read_sol != NULL)
 		rc = milp_files(&pb, c.graph, c.write_mps, c.write_lp, c.read_sol,
 		    c.output, c.fmt);
+	else if (c.sweep != NULL)
+		rc = sweep(&c, &pb, strats, nstrat);
+	else if (c.min)
+		rc = budget_min(&c, &pb, strats, nstrat);
 	else if (pb.budget < pb.min_budget) {
 		char b[32], *mt = min_budget_text(&pb);
 		rp_format_bytes(pb.budget, b, sizeof b);
@@ -697,6 +1174,7 @@ main(int argc, char **argv)
 			rc = EXIT_INTERNAL;
 	}
 	free(strats);
+	budget_list_free(&c.points);
 	rp_graph_free(g);
 	return rc;
 }

@@ -87,49 +87,28 @@ render(const struct rp_graph *g, const struct rp_plan *p,
 	return buf;
 }
 
-/* Writes the rendered plan into the file named tmp. */
-struct content {
-	const char *data;
-	size_t len;
-};
-
-static int
-write_content(const char *tmp, void *ctx)
-{
-	const struct content *c = ctx;
-	int fd = open(tmp, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC), e;
-
-	if (fd < 0 || rp_write_all(fd, c->data, c->len) != 0) {
-		e = errno;
-		if (fd >= 0)
-			close(fd);
-		return e;
-	}
-	return close(fd) != 0 ? errno : 0;
-}
-
 int
 rp_planxml_write(const char *path, const struct rp_graph *g,
     const struct rp_plan *p, const struct rp_plan_meta *meta, char **cause)
 {
 	xmlBufferPtr buf = render(g, p, meta);
-	struct content c;
+	const char *data;
+	size_t len;
 	int rc;
 
 	if (buf == NULL) {
 		*cause = rp_xstrdup("cannot render the plan document");
 		return -1;
 	}
-	c.data = (const char *)xmlBufferContent(buf);
-	c.len = (size_t)xmlBufferLength(buf);
+	data = (const char *)xmlBufferContent(buf);
+	len = (size_t)xmlBufferLength(buf);
 	if (strcmp(path, "-") == 0) {
-		rc = rp_write_all(STDOUT_FILENO, c.data, c.len);
+		rc = rp_write_all(STDOUT_FILENO, data, len);
 		if (rc != 0)
 			*cause = rp_xasprintf("cannot write the plan to standard "
 			    "output: %s", strerror(errno));
 	} else
-		rc = rp_write_output(path, meta->input, write_content, &c,
-		    cause);
+		rc = rp_write_buffer(path, meta->input, data, len, cause);
 	xmlBufferFree(buf);
 	return rc;
 }

@@ -362,3 +362,321 @@ rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		break;
 	}
 }
+
+/* What a sweep cell says where it shows no plan. */
+static const char *
+cell_reason(const struct rp_sweep_row *row, const struct rp_sweep_cell *c)
+{
+	if (row->below_min)
+		return "below minimum";
+	return rp_status_name(c->status);
+}
+
+/* A budget as a percentage of the checkpoint-all peak. */
+static double
+percent_of(const struct rp_problem *pb, int64_t b)
+{
+	return pb->ckpt_all_peak > 0 ? 100.0 * (double)b /
+	    (double)pb->ckpt_all_peak : NAN;
+}
+
+static void
+sweep_csv(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
+{
+	int r, i;
+
+	fprintf(f, "budget_bytes,budget_percent");
+	for (i = 0; i < sw->nstrat; i++)
+		fprintf(f, ",%s", sw->strats[i]->name);
+	fprintf(f, ",picked,overhead,lower_bound,carried,plan\n");
+	for (r = 0; r < sw->nrows; r++) {
+		const struct rp_sweep_row *row = &sw->rows[r];
+		int first = 1;
+
+		fprintf(f, "%lld,%.4f", (long long)row->budget,
+		    percent_of(pb, row->budget));
+		for (i = 0; i < sw->nstrat; i++) {
+			const struct rp_sweep_cell *c = &row->cell[i];
+			if (c->shown && pb->baseline > 0)
+				fprintf(f, ",%.6f", c->cost / pb->baseline);
+			else
+				fprintf(f, ",%s", c->shown ? "fits" :
+				    cell_reason(row, c));
+		}
+		fputc(',', f);
+		if (row->picked >= 0) {
+			fprintf(f, "%s,", sw->strats[row->picked]->name);
+			if (pb->baseline > 0)
+				fprintf(f, "%.6f", row->cell[row->picked].cost /
+				    pb->baseline);
+		} else
+			fputc(',', f);
+		fputc(',', f);
+		if (isinf(row->bound))
+			fputs("infeasible", f);
+		else if (!isnan(row->bound) && pb->baseline > 0)
+			fprintf(f, "%.6f", row->bound / pb->baseline);
+		fputc(',', f);
+		/* strategy@budget for each figure from a tighter budget */
+		for (i = 0; i < sw->nstrat; i++) {
+			const struct rp_sweep_cell *c = &row->cell[i];
+			if (!c->shown || c->from == r)
+				continue;
+			fprintf(f, "%s%s@%lld", first ? "" : ";",
+			    sw->strats[i]->name,
+			    (long long)sw->rows[c->from].budget);
+			first = 0;
+		}
+		fputc(',', f);
+		csv_str(f, row->plan_file);
+		fputc('\n', f);
+	}
+}
+
+static void
+sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
+{
+	int r, i;
+
+	fprintf(f, "{\"graph\":");
+	json_str(f, pb->g->name);
+	fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":",
+	    pb->g->n, pb->g->m);
+	json_num(f, "%.10g", pb->baseline);
+	fprintf(f, ",\"cost_unit\":");
+	json_str(f, pb->g->cost_unit);
+	fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
+	    "\"strategies\":[", (long long)pb->ckpt_all_peak,
+	    (long long)pb->min_budget);
+	for (i = 0; i < sw->nstrat; i++) {
+		fputs(i ? "," : "", f);
+		json_str(f, sw->strats[i]->name);
+	}
+	fprintf(f, "],\"rows\":[");
+	for (r = 0; r < sw->nrows; r++) {
+		const struct rp_sweep_row *row = &sw->rows[r];
+		fprintf(f, "%s{\"budget\":%lld,\"percent\":", r ? "," : "",
+		    (long long)row->budget);
+		json_num(f, "%.4f", percent_of(pb, row->budget));
+		fprintf(f, ",\"below_min_budget\":%s,\"results\":[",
+		    row->below_min ? "true" : "false");
+		for (i = 0; i < sw->nstrat; i++) {
+			const struct rp_sweep_cell *c = &row->cell[i];
+			fprintf(f, "%s{\"strategy\":", i ? "," : "");
+			json_str(f, sw->strats[i]->name);
+			fprintf(f, ",\"status\":");
+			json_str(f, row->below_min ? "not run" :
+			    rp_status_name(c->status));
+			if (c->shown) {
+				fprintf(f, ",\"cost\":");
+				json_num(f, "%.10g", c->cost);
+				fprintf(f, ",\"overhead\":");
+				json_num(f, "%.6f", pb->baseline > 0 ? c->cost /
+				    pb->baseline : NAN);
+				fprintf(f, ",\"peak\":%lld,\"recomputes\":%d,"
+				    "\"from_budget\":", (long long)c->peak,
+				    c->nrecompute);
+				if (c->from != r)
+					fprintf(f, "%lld",
+					    (long long)sw->rows[c->from].budget);
+				else
+					fputs("null", f);
+			}
+			fprintf(f, ",\"time_s\":%.6f,\"note\":", c->seconds);
+			if (c->note != NULL)
+				json_str(f, c->note);
+			else
+				fputs("null", f);
+			fputc('}', f);
+		}
+		fprintf(f, "],\"picked\":");
+		if (row->picked >= 0)
+			json_str(f, sw->strats[row->picked]->name);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"lower_bound\":");
+		json_num(f, "%.10g", row->bound);
+		fprintf(f, ",\"frontier_advancing_infeasible\":%s,\"plan\":",
+		    isinf(row->bound) ? "true" : "false");
+		if (row->plan_file != NULL)
+			json_str(f, row->plan_file);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fprintf(f, "]}\n");
+}
+
+static void
+sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
+{
+	int r, i, carried = 0, w;
+	char b[32];
+
+	graph_line(f, pb);
+	fputc('\n', f);
+	fprintf(f, "%-10s %6s", "budget", "%");
+	for (i = 0; i < sw->nstrat; i++) {
+		w = (int)strlen(sw->strats[i]->name);
+		fprintf(f, " %*s", w > 9 ? w : 9, sw->strats[i]->name);
+	}
+	fprintf(f, "  %-14s %9s\n", "picked", "bound");
+	for (r = 0; r < sw->nrows; r++) {
+		const struct rp_sweep_row *row = &sw->rows[r];
+		char bd[32] = "-";
+
+		rp_format_bytes(row->budget, b, sizeof b);
+		fprintf(f, "%-10s %5.1f%%", b, percent_of(pb, row->budget));
+		for (i = 0; i < sw->nstrat; i++) {
+			const struct rp_sweep_cell *c = &row->cell[i];
+			char cell[32];
+			w = (int)strlen(sw->strats[i]->name);
+			if (c->shown && pb->baseline > 0)
+				snprintf(cell, sizeof cell, "%.3fx%s", c->cost /
+				    pb->baseline, c->from != r ? "*" : "");
+			else if (c->shown)
+				snprintf(cell, sizeof cell, "fits");
+			else
+				snprintf(cell, sizeof cell, "%s",
+				    row->below_min ? "-" :
+				    c->status == RP_OVER_BUDGET ? "over" :
+				    c->status == RP_FAILED ? "failed" : "none");
+			carried |= c->shown && c->from != r;
+			fprintf(f, " %*s", w > 9 ? w : 9, cell);
+		}
+		if (isinf(row->bound))
+			snprintf(bd, sizeof bd, "infeasible");
+		else if (!isnan(row->bound) && pb->baseline > 0)
+			snprintf(bd, sizeof bd, "%.3fx", row->bound / pb->baseline);
+		fprintf(f, "  %-14s %9s\n", row->picked >= 0 ?
+		    sw->strats[row->picked]->name : "-", bd);
+	}
+	fputc('\n', f);
+	fprintf(f, "figures are cost / baseline; over: the plan exceeds the "
+	    "budget; none: no plan; -: below the smallest budget any plan "
+	    "can need (%s)\n", (rp_format_bytes(pb->min_budget, b, sizeof b),
+	    b));
+	if (carried)
+		fprintf(f, "*: the strategy's plan for a tighter budget, cheaper "
+		    "than its own here (it fits this budget too)\n");
+	fprintf(f, "bound: the strongest lower bound found at that budget; "
+	    "it holds for frontier-advancing plans when above 1.000x\n");
+	for (r = 0; r < sw->nrows; r++)
+		if (sw->rows[r].plan_file != NULL)
+			break;
+	if (r < sw->nrows)
+		fprintf(f, "plans written: %s ... (one per budget with a "
+		    "plan)\n", sw->rows[r].plan_file);
+}
+
+void
+rp_report_sweep(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_sweep *sw)
+{
+	switch (fmt) {
+	case RP_FMT_CSV:
+		sweep_csv(f, pb, sw);
+		break;
+	case RP_FMT_JSON:
+		sweep_json(f, pb, sw);
+		break;
+	default:
+		sweep_table(f, pb, sw);
+		break;
+	}
+}
+
+void
+rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_strategy *const *strats, const struct rp_budget_min *m,
+    int n, int lowest)
+{
+	int i;
+	char b[32], c[32];
+
+	if (fmt == RP_FMT_CSV) {
+		fprintf(f, "strategy,found,budget_bytes,budget_percent,overhead,"
+		    "peak_bytes,no_plan_at_bytes,runs,lowest,min_budget_bytes\n");
+		for (i = 0; i < n; i++) {
+			fprintf(f, "%s,%s,", strats[i]->name, m[i].found ? "yes" :
+			    "no");
+			if (m[i].found) {
+				fprintf(f, "%lld,%.4f,", (long long)m[i].budget,
+				    percent_of(pb, m[i].budget));
+				if (pb->baseline > 0)
+					fprintf(f, "%.6f", m[i].res.sim.cost /
+					    pb->baseline);
+				fprintf(f, ",%lld,%lld,", (long long)m[i].res.sim.peak,
+				    (long long)m[i].no_plan_at);
+			} else
+				fprintf(f, ",,,,,");
+			fprintf(f, "%d,%s,%lld\n", m[i].runs, i == lowest ? "yes" :
+			    "no", (long long)pb->min_budget);
+		}
+		return;
+	}
+	if (fmt == RP_FMT_JSON) {
+		fprintf(f, "{\"graph\":");
+		json_str(f, pb->g->name);
+		fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
+		    "\"results\":[", (long long)pb->ckpt_all_peak,
+		    (long long)pb->min_budget);
+		for (i = 0; i < n; i++) {
+			fprintf(f, "%s{\"strategy\":", i ? "," : "");
+			json_str(f, strats[i]->name);
+			fprintf(f, ",\"found\":%s", m[i].found ? "true" : "false");
+			if (m[i].found) {
+				fprintf(f, ",\"budget\":%lld,\"percent\":",
+				    (long long)m[i].budget);
+				json_num(f, "%.4f", percent_of(pb, m[i].budget));
+				fprintf(f, ",\"overhead\":");
+				json_num(f, "%.6f", pb->baseline > 0 ?
+				    m[i].res.sim.cost / pb->baseline : NAN);
+				fprintf(f, ",\"peak\":%lld,\"no_plan_at\":%lld",
+				    (long long)m[i].res.sim.peak,
+				    (long long)m[i].no_plan_at);
+			}
+			fprintf(f, ",\"runs\":%d}", m[i].runs);
+		}
+		fprintf(f, "],\"lowest\":");
+		if (lowest >= 0)
+			json_str(f, strats[lowest]->name);
+		else
+			fputs("null", f);
+		fprintf(f, "}\n");
+		return;
+	}
+	graph_line(f, pb);
+	fputc('\n', f);
+	fprintf(f, "%-16s %12s %7s %9s %12s %12s %5s\n", "strategy",
+	    "smallest", "%", "overhead", "peak", "no plan at", "runs");
+	for (i = 0; i < n; i++) {
+		if (!m[i].found) {
+			fprintf(f, "%-16s %12s %7s %9s %12s %12s %5d\n",
+			    strats[i]->name, "none", "-", "-", "-", "-", m[i].runs);
+			continue;
+		}
+		rp_format_bytes(m[i].budget, b, sizeof b);
+		rp_format_bytes(m[i].no_plan_at, c, sizeof c);
+		fprintf(f, "%-16s %12s %6.1f%% %8.3fx", strats[i]->name, b,
+		    percent_of(pb, m[i].budget), pb->baseline > 0 ?
+		    m[i].res.sim.cost / pb->baseline : NAN);
+		rp_format_bytes(m[i].res.sim.peak, b, sizeof b);
+		fprintf(f, " %12s %12s %5d\n", b, c, m[i].runs);
+	}
+	fputc('\n', f);
+	rp_format_bytes(pb->min_budget, b, sizeof b);
+	if (lowest >= 0) {
+		rp_format_bytes(m[lowest].budget, c, sizeof c);
+		fprintf(f, "lowest: %s at %s (%lld bytes, %.1f%% of the "
+		    "checkpoint-all peak)\n", strats[lowest]->name, c,
+		    (long long)m[lowest].budget, percent_of(pb, m[lowest].budget));
+	} else
+		fprintf(f, "no strategy finds a plan up to the checkpoint-all "
+		    "peak\n");
+	fprintf(f, "no plan can need less than %s (%lld bytes, %.1f%%): the "
+	    "proven lower bound\n", b, (long long)pb->min_budget,
+	    percent_of(pb, pb->min_budget));
+	fprintf(f, "each budget is found to 1%%: 1%% below it (\"no plan "
+	    "at\"), the strategy found no plan\n");
+}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "strategy.h"
+#include "sweep.h"
 
 enum rp_format { RP_FMT_TABLE, RP_FMT_CSV, RP_FMT_JSON };
 
@@ -20,5 +21,16 @@ void rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 
 /* Writes the graph summary used by --info. */
 void rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb);
+
+/* Writes a sweep: one row per budget, one column per strategy (cost
+ * ratio, or why there is none), the picked strategy and the bound. */
+void rp_report_sweep(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_sweep *sw);
+
+/* Writes --budget min: for each of strats[0..n), the smallest budget m[i]
+ * found; lowest is the strategy that reaches lowest, or -1. */
+void rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_strategy *const *strats, const struct rp_budget_min *m,
+    int n, int lowest);
 
 #endif

@@ -3,7 +3,7 @@
 # graph. Run from the top of the source tree: sh tools/quickstart.sh
 set -eu
 cd "$(dirname "$0")/.."
-pkgs="build-essential autoconf automake pkg-config libxml2-dev libigraph-dev libglpk-dev glpk-utils coinor-libcbc-dev python3 python3-torch python3-torchvision"
+pkgs="build-essential autoconf automake pkg-config libxml2-dev libigraph-dev libglpk-dev glpk-utils coinor-libcbc-dev python3 python3-torch python3-torchvision libxml2-utils librsvg2-bin"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -1,0 +1,224 @@
+/* sweep.c: planning at many budgets (see sweep.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lpround.h"
+#include "sweep.h"
+#include "util.h"
+
+void
+rp_run_strategies(const struct rp_problem *pb,
+    const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
+    rp_progress_fn progress, void *arg, struct rp_result *res)
+{
+	struct rp_lp_memo memo;
+	struct rp_shared shared;
+	struct rp_ctx ctx = *base;
+	int i;
+
+	rp_lp_memo_init(&memo);
+	memset(&shared, 0, sizeof shared);
+	shared.lp = &memo;	/* lp-round and ilp round the LP once */
+	shared.results = res;	/* ilp starts from the plans found so far */
+	ctx.shared = &shared;
+	/* All the strategies within twice the limit: each gets the limit,
+	 * but never past this. */
+	ctx.deadline = base->opt->time_limit > 0 ?
+	    rp_now() + 2 * base->opt->time_limit : 0;
+	for (i = 0; i < n; i++) {
+		if (progress != NULL)
+			progress(arg, i, n);
+		rp_strategy_run(strats[i], pb, &ctx, &res[i]);
+		shared.nresults = i + 1;
+		rp_log(&ctx, 1, "%s: %s in %.1f ms", strats[i]->name,
+		    rp_status_name(res[i].status), res[i].seconds * 1e3);
+	}
+	rp_lp_memo_destroy(&memo);
+}
+
+/* The strongest lower bound among res[0..n): NaN when none has one. */
+static double
+strongest_bound(const struct rp_result *res, int n)
+{
+	double lb = NAN;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
+			lb = res[i].bound;
+	return lb;
+}
+
+/* Whether a fitting plan of cost c and peak p beats the one of cost bc and
+ * peak bp: cheaper, then lower peak. */
+static int
+better(double c, int64_t p, double bc, int64_t bp)
+{
+	return c < bc || (c == bc && p < bp);
+}
+
+int
+rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
+    const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
+    const struct rp_sweep_hooks *hooks, struct rp_sweep *out, char **cause)
+{
+	/* Each strategy's cheapest fitting plan so far, and its row. */
+	struct rp_result *best = rp_xcalloc((size_t)n, sizeof *best);
+	struct rp_result *res = rp_xcalloc((size_t)n, sizeof *res);
+	int *best_row = rp_xcalloc((size_t)n, sizeof *best_row);
+	int r, i, rc = 0;
+
+	memset(out, 0, sizeof *out);
+	out->strats = strats;
+	out->nstrat = n;
+	out->rows = rp_xcalloc((size_t)nb, sizeof *out->rows);
+	for (r = 0; r < nb && rc == 0; r++) {
+		struct rp_sweep_row *row = &out->rows[r];
+		struct rp_problem at;
+		const struct rp_result *pick = NULL;
+
+		out->nrows = r + 1;
+		row->budget = budgets[r];
+		row->bound = NAN;
+		row->picked = -1;
+		row->cell = rp_xcalloc((size_t)n, sizeof *row->cell);
+		if (hooks != NULL && hooks->row_start != NULL)
+			hooks->row_start(hooks->arg, out, r);
+		if (budgets[r] < pb->min_budget) {
+			row->below_min = 1;
+			for (i = 0; i < n; i++)
+				row->cell[i].status = RP_NO_PLAN;
+		} else {
+			rp_problem_at(&at, pb, budgets[r]);
+			rp_run_strategies(&at, strats, n, base, hooks != NULL ?
+			    hooks->progress : NULL, hooks != NULL ? hooks->arg :
+			    NULL, res);
+			row->bound = strongest_bound(res, n);
+			for (i = 0; i < n; i++) {
+				struct rp_sweep_cell *c = &row->cell[i];
+				c->status = res[i].status;
+				c->seconds = res[i].seconds;
+				c->note = res[i].note;
+				res[i].note = NULL;
+				row->failed |= res[i].status == RP_FAILED;
+				/* A plan of a tighter budget fits this one: the
+				 * cheaper of it and this run's is shown (this
+				 * run's at a tie, as a single run shows it). */
+				if (res[i].status == RP_FITS &&
+				    (!best[i].has_plan ||
+				    res[i].sim.cost <= best[i].sim.cost)) {
+					rp_result_destroy(&best[i]);
+					best[i] = res[i];
+					memset(&res[i], 0, sizeof res[i]);
+					best_row[i] = r;
+				}
+				rp_result_destroy(&res[i]);
+				if (!best[i].has_plan)
+					continue;
+				c->shown = 1;
+				c->from = best_row[i];
+				c->cost = best[i].sim.cost;
+				c->peak = best[i].sim.peak;
+				c->nrecompute = best[i].sim.nrecompute;
+				if (row->picked < 0 || better(c->cost, c->peak,
+				    row->cell[row->picked].cost,
+				    row->cell[row->picked].peak))
+					row->picked = i;
+			}
+		}
+		if (row->picked >= 0)
+			pick = &best[row->picked];
+		if (hooks != NULL && hooks->row_done != NULL &&
+		    hooks->row_done(hooks->arg, pb, out, r, pick != NULL ?
+		    &pick->plan : NULL, pick != NULL ? &pick->sim : NULL,
+		    pick != NULL ? strats[row->picked]->name : NULL, cause) != 0)
+			rc = -1;
+	}
+	for (i = 0; i < n; i++)
+		rp_result_destroy(&best[i]);
+	free(best);
+	free(res);
+	free(best_row);
+	return rc;
+}
+
+void
+rp_sweep_destroy(struct rp_sweep *sw)
+{
+	int r, i;
+
+	for (r = 0; r < sw->nrows; r++) {
+		for (i = 0; i < sw->nstrat; i++)
+			free(sw->rows[r].cell[i].note);
+		free(sw->rows[r].cell);
+		free(sw->rows[r].plan_file);
+	}
+	free(sw->rows);
+	memset(sw, 0, sizeof *sw);
+}
+
+/* One run of s at budget b: fills res, returns whether it fits. */
+static int
+run_at(const struct rp_problem *pb, const struct rp_strategy *s,
+    const struct rp_ctx *base, int64_t b, struct rp_result *res)
+{
+	struct rp_problem at;
+
+	rp_problem_at(&at, pb, b);
+	rp_run_strategies(&at, &s, 1, base, NULL, NULL, res);
+	return res->status == RP_FITS;
+}
+
+void
+rp_budget_min_find(const struct rp_problem *pb,
+    const struct rp_strategy *s, const struct rp_ctx *base,
+    rp_progress_fn progress, void *arg, struct rp_budget_min *out)
+{
+	/* hi: the lowest budget where s fits; lo: one where it does not (or
+	 * where no plan can fit, without a run). */
+	int64_t hi = pb->ckpt_all_peak, lo = pb->min_budget - 1;
+	struct rp_result trial;
+
+	memset(out, 0, sizeof *out);
+	if (progress != NULL)
+		progress(arg, out->runs, 0);
+	out->runs++;
+	if (!run_at(pb, s, base, hi, &out->res)) {
+		out->budget = hi;
+		return;
+	}
+	out->found = 1;
+	for (;;) {
+		/* 1% below hi, rounded down: the budget at which no plan
+		 * must be found before the search ends. */
+		int64_t target = hi - (hi + 99) / 100, mid;
+
+		if (target <= pb->min_budget - 1) {
+			out->budget = hi;
+			out->no_plan_at = target;
+			return;
+		}
+		mid = lo + (hi - lo) / 2;
+		if (mid > target || mid <= lo)
+			mid = target;
+		if (progress != NULL)
+			progress(arg, out->runs, 0);
+		out->runs++;
+		if (run_at(pb, s, base, mid, &trial)) {
+			rp_result_destroy(&out->res);
+			out->res = trial;
+			hi = mid;
+			continue;
+		}
+		rp_result_destroy(&trial);
+		if (mid == target) {
+			out->budget = hi;
+			out->no_plan_at = target;
+			return;
+		}
+		lo = mid;
+	}
+}

@@ -1,0 +1,201 @@
+#!/bin/sh
+# Sweeps (--sweep, --budgets), --budget min and --plot: a sweep shows the
+# figures of single runs at the same budgets, never a looser budget costing
+# more than a tighter one, and writes plans that pass --check; --budget
+# min's budgets fit and 1% less does not; the picture is valid XML and
+# renders; bad ranges are usage errors.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+# Strategies that end well within their limits, so that a sweep and single
+# runs see the same figures whatever the machine's speed.
+FAST=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lookahead,peak-split,chain-dp
+U=$SRC/graphs/unet-3.xml
+
+# --- a sweep is single runs, made monotone --------------------------------
+"$RP" --graph "$U" --sweep 40%:100%:2% -s $FAST -f csv -o "$TMP/plans" \
+    >"$TMP/sweep.csv" 2>"$TMP/err"
+rc=$?
+[ $rc = 0 ] && [ "$(wc -l <"$TMP/sweep.csv")" = 32 ] &&
+    pass "sweep of unet-3 from 40% to 100% in steps of 2%: 31 budgets" ||
+    fail "sweep of unet-3: status $rc, $(wc -l <"$TMP/sweep.csv") lines
+$(cat "$TMP/err")"
+# column k+2 of the sweep is strategy k; carried figures are listed as
+# strategy@budget in the carried column
+bad=0 same=0 carried=0
+tail -n +2 "$TMP/sweep.csv" | while IFS= read -r line; do
+	b=$(echo "$line" | cut -d, -f1)
+	"$RP" --graph "$U" --budget "$b" -s $FAST -f csv >"$TMP/one.csv" 2>/dev/null
+	k=0
+	for s in $(echo $FAST | tr , ' '); do
+		k=$((k + 1))
+		got=$(echo "$line" | cut -d, -f$((k + 2)))
+		own=$(awk -F, -v s="$s" '$1 == s { print ($2 == "fits" ? $4 : \
+		    ($2 == "over budget" ? "over budget" : "no plan")) }' "$TMP/one.csv")
+		[ -n "$own" ] || own="below minimum"
+		from=$(echo "$line" | cut -d, -f13 | tr ';' '\n' |
+		    sed -n "s/^$s@//p")
+		if [ -z "$from" ]; then
+			[ "$got" = "$own" ] && echo same || echo "bad $s at $b: sweep '$got', single run '$own'"
+		else
+			# a cheaper plan of a tighter budget: the single run
+			# there found it, and here finds none cheaper
+			then=$("$RP" --graph "$U" --budget "$from" -s "$s" -f csv |
+			    awk -F, -v s="$s" '$1 == s { print $4 }')
+			[ "$got" = "$then" ] && { [ "$own" = "no plan" ] ||
+			    [ "$own" = "over budget" ] ||
+			    awk -v a="$got" -v b="$own" 'BEGIN { exit !(a < b) }'; } &&
+			    echo carried || echo "bad $s at $b: carried '$got' from $from ('$then' there), own '$own'"
+		fi
+	done
+done >"$TMP/cmp"
+n_same=$(grep -c '^same$' "$TMP/cmp")
+n_carried=$(grep -c '^carried$' "$TMP/cmp")
+if grep -q '^bad' "$TMP/cmp" || [ "$n_carried" = 0 ]; then
+	fail "sweep figures differ from single runs
+$(grep '^bad' "$TMP/cmp")"
+else
+	pass "sweep figures are the single runs' ($n_same equal, $n_carried carried from a tighter budget, cheaper)"
+fi
+# monotone: down each strategy's column (increasing budget), figures never rise
+awk -F, 'NR > 1 { for (k = 3; k <= 9; k++) if ($k ~ /^[0-9.]+$/) {
+	if (k in last && $k + 0 > last[k] + 0) { print "column " k " rises at " $1; bad = 1 }
+	last[k] = $k } } END { exit bad }' "$TMP/sweep.csv" >"$TMP/mono" &&
+    pass "every strategy's figure falls or stays as the budget grows" ||
+    fail "figures rise with the budget
+$(cat "$TMP/mono")"
+# -o DIR: the picked plan of every budget with one, each passing --check
+n=0 ok=0
+tail -n +2 "$TMP/sweep.csv" | awk -F, '$NF != "" { print $1, $NF, $(NF-3) }' >"$TMP/files"
+while read -r b f ov; do
+	n=$((n + 1))
+	c=$("$RP" --graph "$U" --check "$f" --budget "$b" -f csv 2>&1 | tail -1 |
+	    cut -d, -f4,9)
+	[ "$c" = "$ov,yes" ] && ok=$((ok + 1)) || note "$f: $c, want $ov,yes"
+done <"$TMP/files"
+[ $n -ge 20 ] && [ $ok = $n ] &&
+    pass "-o DIR: the plan of each of the $n budgets with one passes --check at its figure" ||
+    fail "-o DIR: $ok of $n plans pass --check"
+# determinism: the same sweep again, the same plans byte for byte
+"$RP" --graph "$U" --sweep 40%:100%:2% -s $FAST -f csv -o "$TMP/plans2" \
+    >/dev/null 2>&1
+diff -r "$TMP/plans" "$TMP/plans2" >/dev/null &&
+    pass "a sweep writes the same plans twice" ||
+    fail "a sweep writes different plans"
+# --budgets: unsorted with duplicates, in bytes and percentages
+"$RP" --graph "$U" --budgets 90%,70%,81.4M,90% -s dtr -f csv \
+    >"$TMP/list.csv" 2>&1
+[ "$(cut -d, -f1 "$TMP/list.csv" | tr '\n' ' ')" = "budget_bytes 85327874 85354086 109707267 " ] &&
+    pass "--budgets: each budget once, in increasing order" ||
+    fail "--budgets: $(cut -d, -f1 "$TMP/list.csv" | tr '\n' ' ')"
+# JSON is valid, with a row per budget
+"$RP" --graph "$U" --sweep 60%:80%:10% -s dtr,peak-split -f json >"$TMP/s.json"
+python3 -c "import json,sys; d = json.load(open(sys.argv[1])); \
+assert len(d['rows']) == 3 and d['strategies'] == ['dtr', 'peak-split']" \
+    "$TMP/s.json" 2>"$TMP/err" && pass "--format json: valid, a row per budget" ||
+    fail "--format json: $(cat "$TMP/err")"
+# nothing fits anywhere: status 1
+"$RP" --graph "$U" --sweep 30%:40%:5% -s dtr >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] && grep -q "no strategy fits any budget of the sweep" "$TMP/err" &&
+    pass "a sweep where nothing fits: status 1" ||
+    fail "a sweep where nothing fits: status $rc, $(cat "$TMP/err")"
+
+# --- the picture ----------------------------------------------------------
+"$RP" --graph "$U" --sweep 40%:100%:10% -s $FAST,lp-round -t 20 \
+    --plot "$TMP/u.svg" >/dev/null 2>"$TMP/err"
+rc=$?
+[ $rc = 0 ] && head -2 "$TMP/u.svg" | grep -q '<svg xmlns="http://www.w3.org/2000/svg"' &&
+    [ "$(grep -c '<polyline' "$TMP/u.svg")" -ge 6 ] &&
+    pass "--plot writes an SVG with a line per strategy" ||
+    fail "--plot: status $rc $(cat "$TMP/err")"
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$TMP/u.svg" 2>"$TMP/err" &&
+	    pass "the SVG is well-formed XML (xmllint)" ||
+	    fail "xmllint: $(cat "$TMP/err")"
+else
+	fail "xmllint is needed to check the SVG (Debian: libxml2-utils)"
+fi
+if command -v rsvg-convert >/dev/null 2>&1; then
+	rsvg-convert "$TMP/u.svg" -o "$TMP/u.png" 2>"$TMP/err" &&
+	    [ "$(head -c 4 "$TMP/u.png" | od -An -c | tr -d ' ')" = '211PNG' ] &&
+	    [ "$(wc -c <"$TMP/u.png")" -gt 20000 ] &&
+	    pass "the SVG renders to PNG (rsvg-convert, $(wc -c <"$TMP/u.png") bytes)" ||
+	    fail "rsvg-convert: $(cat "$TMP/err")"
+else
+	fail "rsvg-convert is needed to render the SVG (Debian: librsvg2-bin)"
+fi
+
+# --- --budget min on every shipped graph -----------------------------------
+for g in "$SRC"/graphs/*.xml; do
+	name=$(basename "$g" .xml)
+	if ! "$RP" --graph "$g" --budget min -s $FAST -t 5 -f csv \
+	    -o "$TMP/min.xml" >"$TMP/min.csv" 2>"$TMP/err"; then
+		fail "$name: --budget min failed: $(cat "$TMP/err")"
+		continue
+	fi
+	bad=
+	# each strategy: fits at its budget, no plan 1% below
+	while IFS=, read -r s found b pc ov peak nope runs lowest minb; do
+		[ "$found" = yes ] || continue
+		"$RP" --graph "$g" --budget "$b" -s "$s" -t 5 >/dev/null 2>&1 ||
+		    bad="$bad $s:no-fit-at-$b"
+		b99=$((b - (b + 99) / 100))
+		[ "$nope" = "$b99" ] || bad="$bad $s:no_plan_at=$nope,want-$b99"
+		"$RP" --graph "$g" --budget "$b99" -s "$s" -t 5 >/dev/null 2>&1
+		[ $? = 1 ] || bad="$bad $s:fits-at-$b99"
+		if [ "$lowest" = yes ]; then
+			"$RP" --graph "$g" --check "$TMP/min.xml" --budget "$b" \
+			    >/dev/null 2>&1 || bad="$bad $s:plan-fails-check"
+		fi
+		[ "$b" -ge "$minb" ] || bad="$bad $s:below-the-bound"
+	done <<EOF
+$(tail -n +2 "$TMP/min.csv")
+EOF
+	[ -z "$bad" ] &&
+	    pass "$name: --budget min: each budget fits, 1% less finds no plan" ||
+	    fail "$name: --budget min:$bad"
+done
+
+# --- usage errors ---------------------------------------------------------
+usage() {
+	want=$1
+	shift
+	"$RP" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(head -1 "$TMP/err")" = "remat-plan: $want" ] &&
+	    [ ! -s "$TMP/out" ]; then
+		pass "usage error: $want"
+	else
+		fail "usage error for $*: status $rc, $(head -1 "$TMP/err"), want '$want'"
+	fi
+}
+usage "--sweep '80%:40%:5%': the range is reversed (LO is above HI)" \
+	--graph "$U" --sweep 80%:40%:5%
+usage "--sweep ':100%:5%': LO is empty" --graph "$U" --sweep :100%:5%
+usage "--sweep '40%:100%:': STEP is empty" --graph "$U" --sweep 40%:100%:
+usage "--sweep '40%:100%' is not LO:HI:STEP (for example 30%:100%:5%)" \
+	--graph "$U" --sweep 40%:100%
+usage "--sweep '40%:100%:0%': the step is 0" --graph "$U" --sweep 40%:100%:0%
+usage "--sweep '1:5000:1' has 5000 budgets, more than 1000" \
+	--graph "$U" --sweep 1:5000:1
+usage "--sweep '1G:90%:5%': LO, HI and STEP must all be percentages or all be bytes" \
+	--graph "$U" --sweep 1G:90%:5%
+usage "--sweep '40%:100%:5x': budget '5x' has an unknown unit 'x' (use K, M, G, T, KB, MB, GB, TB or %)" \
+	--graph "$U" --sweep 40%:100%:5x
+usage "--budgets ',' names no budget" --graph "$U" --budgets ,
+usage "--budget min cannot be combined with --sweep or --budgets" \
+	--graph "$U" --budget min --sweep 40%:100%:5%
+usage "--sweep and --budgets cannot be combined with --budget, --check, --info, --write-mps, --write-lp or --read-solution" \
+	--graph "$U" --budget 60% --sweep 40%:100%:5%
+usage "--plot draws a sweep: give --sweep or --budgets" \
+	--graph "$U" --budget 60% --plot "$TMP/x.svg"
+usage "with --sweep or --budgets, --output names a directory for the plans, not '-'" \
+	--graph "$U" --sweep 40%:100%:5% -o -
+usage "give one --sweep or one --budgets" \
+	--graph "$U" --sweep 40%:100%:5% --budgets 50%
+touch "$TMP/file"
+usage "with --sweep or --budgets, --output names a directory: '$TMP/file' is not one" \
+	--graph "$U" --sweep 40%:100%:5% -o "$TMP/file"
+usage "cannot write '$U': it is the input graph" \
+	--graph "$U" --sweep 40%:100%:5% --plot "$U"
+finish
