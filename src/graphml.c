@@ -824,13 +824,17 @@ on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 	(void)prefix;
 	(void)nns;
 	(void)ns;
+	/* Depth is kept even after an error: the parser may still report
+	 * what it has buffered (an input error does not stop it at once). */
+	l->depth++;
+	if (l->depth <= KIND_DEPTH)
+		l->kind[l->depth] = E_OTHER;
 	if (l->cause != NULL)
 		return;
 	/* Attributes defaulted by a DTD are not the file's: ignored, as a
 	 * tree reader without DTD attribute completion does. */
 	nb -= ndef;
 	line = cur_line(l);
-	l->depth++;
 	if (l->depth == 1) {
 		l->root_line = line;
 		if (strcmp((const char *)local, "graphml") != 0) {
@@ -877,13 +881,15 @@ on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
     const xmlChar *uri)
 {
 	struct loader *l = ctx;
-	enum elem kind = l->depth <= KIND_DEPTH ? l->kind[l->depth] : E_OTHER;
+	enum elem kind = l->depth >= 1 && l->depth <= KIND_DEPTH ?
+	    l->kind[l->depth] : E_OTHER;
 	char *val;
 
 	(void)local;
 	(void)prefix;
 	(void)uri;
-	l->depth--;
+	if (l->depth > 0)
+		l->depth--;
 	if (l->cause != NULL)
 		return;
 	switch (kind) {
