@@ -687,119 +687,150 @@ try_units(struct cdp *c, int m, struct rp_best *best, char **cause)
 	return fits;
 }
 
+/* The memory grid for pb's budget: M units of *q bytes. The grid covers
+ * what the model says the schedule that keeps all of every segment needs,
+ * when that is more than the budget: the model errs on the safe side, and
+ * the plans for such amounts may still fit. So below that amount the grid,
+ * and the program over it, do not depend on the budget. Returns -1 when
+ * the budget is below the fixed memory and the forward outputs. */
+static int
+grid(const struct cdp *c, const struct rp_problem *pb, int *M, int64_t *q)
+{
+	int L = c->L, k;
+	double per_unit = (double)L * L * L / 6.0;
+	int64_t range = pb->budget - c->base, held = 0, all = 0, need;
+
+	/* As many units of memory as the program's steps allow: about
+	 * L^3 / 6 of them per unit. */
+	*M = (int)(DP_STEPS / (per_unit > 1 ? per_unit : 1));
+	if (*M > MAX_UNITS)
+		*M = MAX_UNITS;
+	if (*M < MIN_UNITS)
+		*M = MIN_UNITS;
+	if (range <= 0)
+		return -1;
+	for (k = 1; k <= L; k++) {
+		need = c->o[L] + c->d[L] + c->pfa[k];
+		if (c->o[k] + c->al[k] + c->pbk[k] > need)
+			need = c->o[k] + c->al[k] + c->pbk[k];
+		if (held + need > all)
+			all = held + need;
+		held += c->a[k];
+	}
+	if (all > range)
+		range = all;
+	range += range / 16;
+	*q = (range - 1) / *M + 1;
+	return 0;
+}
+
+static void
+cdp_release(void *p)
+{
+	cdp_destroy(p);
+	free(p);
+}
+
 static int
 chaindp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	const struct rp_graph *g = pb->g;
-	struct cdp c;
+	struct rp_cache *cache = ctx->shared != NULL ? ctx->shared->cache :
+	    NULL;
+	struct cdp *c = cache != NULL ? cache->slot[RP_CACHE_CHAIN_DP] : NULL;
 	struct rp_best best;
-	int rc = -1, lo, hi, m, r, L, k;
-	int64_t range;
-	double per_unit, cells;
+	int rc = -1, lo, hi, m, r, L, k, M, fresh = 0;
+	int64_t q;
+	double cells;
 
 	(void)bound;
-	memset(&c, 0, sizeof c);
 	rp_best_init(&best);
-	if (cdp_init(&c, pb) != 0) {
-		*note = rp_xstrdup("no forward or no backward pass");
-		rc = 0;
-		goto out;
-	}
-	L = c.L;
-	c.deadline = ctx->deadline;
-	/* As many units of memory as the program's steps allow: about
-	 * L^3 / 6 of them per unit. */
-	per_unit = (double)L * L * L / 6.0;
-	c.M = (int)(DP_STEPS / (per_unit > 1 ? per_unit : 1));
-	if (c.M > MAX_UNITS)
-		c.M = MAX_UNITS;
-	if (c.M < MIN_UNITS)
-		c.M = MIN_UNITS;
-	range = pb->budget - c.base;
-	if (range <= 0) {
-		char held[32];
-		rp_format_bytes(c.base, held, sizeof held);
-		*note = rp_xasprintf("the budget is below the fixed memory and "
-		    "the forward outputs (%s)", held);
-		rc = 0;
-		goto out;
-	}
-	/* The grid covers what the model says the schedule that keeps all
-	 * of every segment needs, when that is more than the budget: the
-	 * model errs on the safe side, and the plans for such amounts may
-	 * still fit. */
-	{
-		int64_t held = 0, all = 0, need;
-		for (k = 1; k <= L; k++) {
-			need = c.o[L] + c.d[L] + c.pfa[k];
-			if (c.o[k] + c.al[k] + c.pbk[k] > need)
-				need = c.o[k] + c.al[k] + c.pbk[k];
-			if (held + need > all)
-				all = held + need;
-			held += c.a[k];
+	/* A sweep keeps the program solved for an earlier budget: the same
+	 * graph and grid give the same program. */
+	if (c == NULL || c->g != g || grid(c, pb, &M, &q) != 0 || M != c->M ||
+	    q != c->q) {
+		fresh = 1;
+		c = rp_xcalloc(1, sizeof *c);
+		if (cdp_init(c, pb) != 0) {
+			*note = rp_xstrdup("no forward or no backward pass");
+			rc = 0;
+			goto out;
 		}
-		if (all > range)
-			range = all;
 	}
-	range += range / 16;
-	c.q = (range - 1) / c.M + 1;
-	cells = (double)L * (L + 1) / 2 * (c.M + 1);
-	c.cost = rp_xmalloc(sizeof *c.cost * (size_t)cells);
-	c.choice = rp_xmalloc(sizeof *c.choice * (size_t)cells);
-	c.done = rp_xcalloc((size_t)g->n, 1);
+	c->pb = pb;
+	c->deadline = ctx->deadline;
+	L = c->L;
+	if (fresh) {
+		if (grid(c, pb, &c->M, &c->q) != 0) {
+			char held[32];
+			rp_format_bytes(c->base, held, sizeof held);
+			*note = rp_xasprintf("the budget is below the fixed "
+			    "memory and the forward outputs (%s)", held);
+			rc = 0;
+			goto out;
+		}
+		cells = (double)L * (L + 1) / 2 * (c->M + 1);
+		c->cost = rp_xmalloc(sizeof *c->cost * (size_t)cells);
+		c->choice = rp_xmalloc(sizeof *c->choice * (size_t)cells);
+		c->done = rp_xcalloc((size_t)g->n, 1);
+	}
 	if (ctx->opt != NULL && ctx->opt->verbose) {
 		char unit[32];
-		rp_format_bytes(c.q, unit, sizeof unit);
-		rp_log(ctx, 1, "chain-dp: %d segments, %d units of %s", L,
-		    c.M, unit);
+		rp_format_bytes(c->q, unit, sizeof unit);
+		rp_log(ctx, 1, "chain-dp: %d segments, %d units of %s%s", L,
+		    c->M, unit, fresh ? "" : " (solved for an earlier budget)");
 	}
-	if (cdp_solve(&c) != 0) {
+	if (fresh && cdp_solve(c) != 0) {
 		*note = rp_xasprintf("stopped at the time limit (--time-limit) "
 		    "in the dynamic program over %d segments", L);
 		rc = 0;
 		goto out;
+	}
+	if (fresh && cache != NULL) {
+		rp_cache_put(cache, RP_CACHE_CHAIN_DP, c, cdp_release);
+		fresh = 0;
 	}
 
 	/* The largest amount whose plan fits: plans for more memory use
 	 * more, mostly, so by bisection between the least amount with a
 	 * schedule and the whole grid; then its neighbours, since fitting is
 	 * not monotone in the amount. */
-	for (m = 0; m <= c.M && c.cost[ivl(&c, 1, L) + (size_t)m] >= INF_COST;
+	for (m = 0; m <= c->M && c->cost[ivl(c, 1, L) + (size_t)m] >= INF_COST;
 	    m++)
 		;
 	lo = -1;		/* largest known to fit */
-	hi = c.M + 1;		/* smallest known not to fit */
-	if (m <= c.M) {
-		if ((r = try_units(&c, m, &best, cause)) < 0)
+	hi = c->M + 1;		/* smallest known not to fit */
+	if (m <= c->M) {
+		if ((r = try_units(c, m, &best, cause)) < 0)
 			goto out;
 		if (r == 1)
 			lo = m;
 	}
-	if (lo >= 0 && lo < c.M) {
-		if ((r = try_units(&c, c.M, &best, cause)) < 0)
+	if (lo >= 0 && lo < c->M) {
+		if ((r = try_units(c, c->M, &best, cause)) < 0)
 			goto out;
 		if (r == 1)
-			lo = c.M;
+			lo = c->M;
 		else
-			hi = c.M;
+			hi = c->M;
 	}
-	while (lo >= 0 && hi - lo > 1 && !late(&c)) {
+	while (lo >= 0 && hi - lo > 1 && !late(c)) {
 		int mid = lo + (hi - lo) / 2;
-		if ((r = try_units(&c, mid, &best, cause)) < 0)
+		if ((r = try_units(c, mid, &best, cause)) < 0)
 			goto out;
 		if (r == 1)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	for (k = 1; lo >= 0 && k <= 4 && !late(&c); k++) {
-		if (lo - k >= 0 && try_units(&c, lo - k, &best, cause) < 0)
+	for (k = 1; lo >= 0 && k <= 4 && !late(c); k++) {
+		if (lo - k >= 0 && try_units(c, lo - k, &best, cause) < 0)
 			goto out;
-		if (lo + k <= c.M && try_units(&c, lo + k, &best, cause) < 0)
+		if (lo + k <= c->M && try_units(c, lo + k, &best, cause) < 0)
 			goto out;
 	}
-	if (late(&c) && best.note != NULL) {
+	if (late(c) && best.note != NULL) {
 		char *t = rp_xasprintf("%s (search cut short by --time-limit)",
 		    best.note);
 		free(best.note);
@@ -812,7 +843,10 @@ chaindp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rc = 0;
 out:
 	rp_best_destroy(&best);
-	cdp_destroy(&c);
+	if (fresh)
+		cdp_release(c);
+	else
+		c->pb = NULL;	/* the cache outlives this problem */
 	return rc;
 }
 

@@ -837,7 +837,8 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	FILE *rep;
 
 	base_ctx(c, &ctx);
-	rp_run_strategies(pb, strats, n, &ctx, plan_progress, strats, res);
+	rp_run_strategies(pb, strats, n, &ctx, NULL, plan_progress, strats,
+	    res);
 	tty_clear();
 	for (i = 0; i < n; i++)
 		failed |= res[i].status == RP_FAILED;

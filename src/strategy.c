@@ -236,3 +236,28 @@ rp_status_name(enum rp_status st)
 		return "failed";
 	}
 }
+
+void
+rp_cache_init(struct rp_cache *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+void
+rp_cache_put(struct rp_cache *c, enum rp_cache_slot i, void *p,
+    void (*release)(void *))
+{
+	if (c->slot[i] != NULL && c->release[i] != NULL)
+		c->release[i](c->slot[i]);
+	c->slot[i] = p;
+	c->release[i] = release;
+}
+
+void
+rp_cache_destroy(struct rp_cache *c)
+{
+	int i;
+
+	for (i = 0; i < RP_CACHE_SLOTS; i++)
+		rp_cache_put(c, (enum rp_cache_slot)i, NULL, NULL);
+}

@@ -35,14 +35,34 @@ void rp_options_init(struct rp_options *opt);
 struct rp_lp_memo;
 struct rp_result;
 
+/* What a strategy keeps from one budget to the next in a sweep: work
+ * that depends on the graph but not on the budget, so that a sweep does
+ * it once and still shows the figures of single runs. One slot per kind
+ * of work, owned by the cache. */
+enum rp_cache_slot {
+	RP_CACHE_CHAIN_DP,	/* chain-dp's solved dynamic program */
+	RP_CACHE_SLOTS
+};
+struct rp_cache {
+	void *slot[RP_CACHE_SLOTS];
+	void (*release[RP_CACHE_SLOTS])(void *);	/* frees slot[i] */
+};
+void rp_cache_init(struct rp_cache *c);
+void rp_cache_destroy(struct rp_cache *c);
+/* Replaces slot i's content with p, released by release when replaced or
+ * destroyed. */
+void rp_cache_put(struct rp_cache *c, enum rp_cache_slot i, void *p,
+    void (*release)(void *));
+
 /* What the strategies of one run share: LP rounding's outcome, so that
  * lp-round and ilp solve and round the LP relaxation once (lpround.h), and
  * the results so far, which ilp takes as its starting plans instead of
- * running those strategies again. */
+ * running those strategies again; in a sweep, the cache across budgets. */
 struct rp_shared {
 	struct rp_lp_memo *lp;		/* NULL: not kept */
 	const struct rp_result *results; /* results[0..nresults) */
 	int nresults;
+	struct rp_cache *cache;		/* NULL: none */
 };
 
 /* Where a strategy runs: its options, its deadline, its log and what it

@@ -12,7 +12,8 @@
 void
 rp_run_strategies(const struct rp_problem *pb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
-    rp_progress_fn progress, void *arg, struct rp_result *res)
+    struct rp_cache *cache, rp_progress_fn progress, void *arg,
+    struct rp_result *res)
 {
 	struct rp_lp_memo memo;
 	struct rp_shared shared;
@@ -23,6 +24,7 @@ rp_run_strategies(const struct rp_problem *pb,
 	memset(&shared, 0, sizeof shared);
 	shared.lp = &memo;	/* lp-round and ilp round the LP once */
 	shared.results = res;	/* ilp starts from the plans found so far */
+	shared.cache = cache;
 	ctx.shared = &shared;
 	/* All the strategies within twice the limit: each gets the limit,
 	 * but never past this. */
@@ -69,7 +71,10 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 	struct rp_result *best = rp_xcalloc((size_t)n, sizeof *best);
 	struct rp_result *res = rp_xcalloc((size_t)n, sizeof *res);
 	int *best_row = rp_xcalloc((size_t)n, sizeof *best_row);
+	struct rp_cache cache;
 	int r, i, rc = 0;
+
+	rp_cache_init(&cache);
 
 	memset(out, 0, sizeof *out);
 	out->strats = strats;
@@ -93,7 +98,8 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 				row->cell[i].status = RP_NO_PLAN;
 		} else {
 			rp_problem_at(&at, pb, budgets[r]);
-			rp_run_strategies(&at, strats, n, base, hooks != NULL ?
+			rp_run_strategies(&at, strats, n, base, &cache,
+			    hooks != NULL ?
 			    hooks->progress : NULL, hooks != NULL ? hooks->arg :
 			    NULL, res);
 			row->bound = strongest_bound(res, n);
@@ -139,6 +145,7 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 	}
 	for (i = 0; i < n; i++)
 		rp_result_destroy(&best[i]);
+	rp_cache_destroy(&cache);
 	free(best);
 	free(res);
 	free(best_row);
@@ -163,12 +170,13 @@ rp_sweep_destroy(struct rp_sweep *sw)
 /* One run of s at budget b: fills res, returns whether it fits. */
 static int
 run_at(const struct rp_problem *pb, const struct rp_strategy *s,
-    const struct rp_ctx *base, int64_t b, struct rp_result *res)
+    const struct rp_ctx *base, struct rp_cache *cache, int64_t b,
+    struct rp_result *res)
 {
 	struct rp_problem at;
 
 	rp_problem_at(&at, pb, b);
-	rp_run_strategies(&at, &s, 1, base, NULL, NULL, res);
+	rp_run_strategies(&at, &s, 1, base, cache, NULL, NULL, res);
 	return res->status == RP_FITS;
 }
 
@@ -181,14 +189,16 @@ rp_budget_min_find(const struct rp_problem *pb,
 	 * where no plan can fit, without a run). */
 	int64_t hi = pb->ckpt_all_peak, lo = pb->min_budget - 1;
 	struct rp_result trial;
+	struct rp_cache cache;
 
+	rp_cache_init(&cache);
 	memset(out, 0, sizeof *out);
 	if (progress != NULL)
 		progress(arg, out->runs, 0);
 	out->runs++;
-	if (!run_at(pb, s, base, hi, &out->res)) {
+	if (!run_at(pb, s, base, &cache, hi, &out->res)) {
 		out->budget = hi;
-		return;
+		goto done;
 	}
 	out->found = 1;
 	for (;;) {
@@ -199,7 +209,7 @@ rp_budget_min_find(const struct rp_problem *pb,
 		if (target <= pb->min_budget - 1) {
 			out->budget = hi;
 			out->no_plan_at = target;
-			return;
+			break;
 		}
 		mid = lo + (hi - lo) / 2;
 		if (mid > target || mid <= lo)
@@ -207,7 +217,7 @@ rp_budget_min_find(const struct rp_problem *pb,
 		if (progress != NULL)
 			progress(arg, out->runs, 0);
 		out->runs++;
-		if (run_at(pb, s, base, mid, &trial)) {
+		if (run_at(pb, s, base, &cache, mid, &trial)) {
 			rp_result_destroy(&out->res);
 			out->res = trial;
 			hi = mid;
@@ -217,8 +227,10 @@ rp_budget_min_find(const struct rp_problem *pb,
 		if (mid == target) {
 			out->budget = hi;
 			out->no_plan_at = target;
-			return;
+			break;
 		}
 		lo = mid;
 	}
+done:
+	rp_cache_destroy(&cache);
 }

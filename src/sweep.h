@@ -22,11 +22,13 @@ typedef void (*rp_progress_fn)(void *arg, int i, int n);
 /* Runs strats[0..n) on pb in order: lp-round and ilp share the LP
  * rounding, ilp starts from the plans found before it, each strategy has
  * the time limit of base->opt and all of them together at most twice it.
- * progress may be NULL. Fills res[0..n) (caller destroys each with
+ * cache (may be NULL) keeps budget-free work for later runs on the same
+ * graph. progress may be NULL. Fills res[0..n) (caller destroys each with
  * rp_result_destroy). */
 void rp_run_strategies(const struct rp_problem *pb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
-    rp_progress_fn progress, void *arg, struct rp_result *res);
+    struct rp_cache *cache, rp_progress_fn progress, void *arg,
+    struct rp_result *res);
 
 /* One strategy at one budget of a sweep. */
 struct rp_sweep_cell {

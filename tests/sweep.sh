@@ -56,6 +56,21 @@ $(grep '^bad' "$TMP/cmp")"
 else
 	pass "sweep figures are the single runs' ($n_same equal, $n_carried carried from a tighter budget, cheaper)"
 fi
+# chain-dp solves its program once for the budgets of a sweep that share
+# a memory grid: the figures are still the single runs'
+V=$SRC/graphs/vit_b_16-b4-s224.xml
+"$RP" --graph "$V" --sweep 80%:100%:5% -s chain-dp -f csv -v \
+    >"$TMP/v.csv" 2>"$TMP/v.log"
+bad=
+for b in $(tail -n +2 "$TMP/v.csv" | cut -d, -f1); do
+	got=$(awk -F, -v b="$b" '$1 == b { print $3 }' "$TMP/v.csv")
+	own=$("$RP" --graph "$V" --budget "$b" -s chain-dp -f csv |
+	    awk -F, '$1 == "chain-dp" { print $4 }')
+	[ "$got" = "$own" ] || bad="$bad $b:$got/$own"
+done
+[ -z "$bad" ] && [ "$(grep -c 'solved for an earlier budget' "$TMP/v.log")" = 4 ] &&
+    pass "chain-dp in a sweep: one program for 5 budgets, the single runs' figures" ||
+    fail "chain-dp in a sweep:$bad, $(grep -c 'solved for an earlier' "$TMP/v.log") reuses"
 # monotone: down each strategy's column (increasing budget), figures never rise
 awk -F, 'NR > 1 { for (k = 3; k <= 9; k++) if ($k ~ /^[0-9.]+$/) {
 	if (k in last && $k + 0 > last[k] + 0) { print "column " k " rises at " $1; bad = 1 }
