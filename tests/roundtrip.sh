@@ -160,4 +160,39 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "plan of another graph" "$EXEC" --graph "$TMP/smallcnn.xml" \
 	    --plan "$TMP/mlp-plan.xml"
 fi
+
+# remat-maxbatch: each strategy's largest batch fits the budget (its kept
+# graph planned again), and the next batch size does not.
+MAXB="$BUILD/tools/remat-maxbatch"
+if "$PY" "$MAXB" --model smallcnn --size 16 --budget 4M --time-limit 2 \
+    --strategy checkpoint-all,dtr,chain-dp --repeat 1 --format csv \
+    --keep "$TMP/mb" --remat-plan "$RP" >"$TMP/mb.csv" 2>"$TMP/err"; then
+	bad=
+	while IFS=, read -r s b ov tp; do
+		[ "$s" = strategy ] && continue
+		[ -n "$b" ] && [ "$b" -gt 0 ] || { bad="$bad $s:none"; continue; }
+		"$RP" --graph "$TMP/mb/batch-$b.xml" --budget 4M -s "$s" -t 2 \
+		    >/dev/null 2>&1 || bad="$bad $s:no-fit-at-$b"
+		[ -f "$TMP/mb/batch-$((b + 1)).xml" ] || bad="$bad $s:batch-$((b + 1))-not-tried"
+		"$RP" --graph "$TMP/mb/batch-$((b + 1)).xml" --budget 4M -s "$s" \
+		    -t 2 >/dev/null 2>&1
+		[ $? = 1 ] || bad="$bad $s:fits-at-$((b + 1))"
+	done <"$TMP/mb.csv"
+	ck=$(awk -F, '$1 == "checkpoint-all" { print $2 }' "$TMP/mb.csv")
+	dt=$(awk -F, '$1 == "dtr" { print $2 }' "$TMP/mb.csv")
+	[ -z "$bad" ] && [ "$(wc -l <"$TMP/mb.csv")" = 4 ] && [ "$dt" -gt "$ck" ] &&
+	    pass "remat-maxbatch: the largest batch of each strategy fits, the next does not (checkpoint-all $ck, dtr $dt)" ||
+	    fail "remat-maxbatch:$bad
+$(cat "$TMP/mb.csv")"
+else
+	fail "remat-maxbatch failed: $(tail -1 "$TMP/err")"
+fi
+"$PY" "$MAXB" --model smallcnn --budget 50% >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --budget must be bytes (a percentage depends on the batch) (see --help)" ] &&
+    pass "remat-maxbatch: a percentage budget is a usage error" ||
+    fail "remat-maxbatch --budget 50%: $(cat "$TMP/err")"
+"$PY" "$MAXB" --model smallcnn --budget 1x --remat-plan "$RP" >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && grep -q "^remat-maxbatch: budget '1x' has an unknown unit" "$TMP/err" &&
+    pass "remat-maxbatch: a bad budget is refused before any export" ||
+    fail "remat-maxbatch --budget 1x: $(cat "$TMP/err")"
 finish
