@@ -115,6 +115,19 @@ rc=$?
     pass "a sweep where nothing fits: status 1" ||
     fail "a sweep where nothing fits: status $rc, $(cat "$TMP/err")"
 
+# on a terminal, a progress line names the budget and the strategy, and
+# is cleared at the end (script(1) gives the run a terminal)
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$RP' --graph '$U' --sweep 60%:80%:10% -s dtr,peak-split -f csv >/dev/null" \
+	    /dev/null >"$TMP/tty" 2>&1
+	grep -q "budget 3 of 3 (93.0 MiB): running peak-split (2 of 2)" "$TMP/tty" &&
+	    [ "$(tail -c 4 "$TMP/tty" | od -An -c | tr -d ' ')" = '\r033[K' ] &&
+	    pass "a sweep shows its progress on a terminal, cleared at the end" ||
+	    fail "no progress on a terminal: $(od -c "$TMP/tty" | head -5)"
+else
+	fail "script(1) is needed to give a sweep a terminal (Debian: bsdutils)"
+fi
+
 # --- the picture ----------------------------------------------------------
 "$RP" --graph "$U" --sweep 40%:100%:10% -s $FAST,lp-round -t 20 \
     --plot "$TMP/u.svg" >/dev/null 2>"$TMP/err"
