@@ -167,17 +167,20 @@ rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	}
 }
 
-/* The best lower bound among the results (NaN when none has one, +inf
- * when one proved that no frontier-advancing plan fits). */
-static double
-lower_bound(const struct rp_result *res, int n)
+/* The opening of a JSON report: the graph's figures, the object left
+ * open. */
+static void
+json_head(FILE *f, const struct rp_problem *pb)
 {
-	double lb = NAN;
-	int i;
-	for (i = 0; i < n; i++)
-		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
-			lb = res[i].bound;
-	return lb;
+	fprintf(f, "{\"graph\":");
+	json_str(f, pb->g->name);
+	fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":",
+	    pb->g->n, pb->g->m);
+	json_num(f, "%.10g", pb->baseline);
+	fprintf(f, ",\"cost_unit\":");
+	json_str(f, pb->g->cost_unit);
+	fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld",
+	    (long long)pb->ckpt_all_peak, (long long)pb->min_budget);
 }
 
 /* The comparison as CSV: one row per strategy, then the bound's. */
@@ -223,16 +226,8 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 {
 	int i;
 
-	fprintf(f, "{\"graph\":");
-	json_str(f, pb->g->name);
-	fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":",
-	    pb->g->n, pb->g->m);
-	json_num(f, "%.10g", pb->baseline);
-	fprintf(f, ",\"cost_unit\":");
-	json_str(f, pb->g->cost_unit);
-	fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
-	    "\"budget\":%lld,\"results\":[", (long long)pb->ckpt_all_peak,
-	    (long long)pb->min_budget, (long long)pb->budget);
+	json_head(f, pb);
+	fprintf(f, ",\"budget\":%lld,\"results\":[", (long long)pb->budget);
 	for (i = 0; i < n; i++) {
 		const struct rp_result *r = &res[i];
 		fprintf(f, "%s{\"strategy\":", i ? "," : "");
@@ -348,7 +343,7 @@ void
 rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_result *res, int n, int picked)
 {
-	double lb = lower_bound(res, n);
+	double lb = rp_results_bound(res, n);
 
 	switch (fmt) {
 	case RP_FMT_CSV:
@@ -438,16 +433,8 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 {
 	int r, i;
 
-	fprintf(f, "{\"graph\":");
-	json_str(f, pb->g->name);
-	fprintf(f, ",\"nodes\":%d,\"edges\":%d,\"baseline_cost\":",
-	    pb->g->n, pb->g->m);
-	json_num(f, "%.10g", pb->baseline);
-	fprintf(f, ",\"cost_unit\":");
-	json_str(f, pb->g->cost_unit);
-	fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
-	    "\"strategies\":[", (long long)pb->ckpt_all_peak,
-	    (long long)pb->min_budget);
+	json_head(f, pb);
+	fprintf(f, ",\"strategies\":[");
 	for (i = 0; i < sw->nstrat; i++) {
 		fputs(i ? "," : "", f);
 		json_str(f, sw->strats[i]->name);

@@ -206,6 +206,18 @@ rp_best_take(struct rp_best *b, struct rp_plan *plan, char **note)
 	b->note = NULL;
 }
 
+double
+rp_results_bound(const struct rp_result *res, int n)
+{
+	double lb = NAN;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
+			lb = res[i].bound;
+	return lb;
+}
+
 int
 rp_pick(const struct rp_result *res, int n)
 {

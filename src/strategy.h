@@ -158,6 +158,10 @@ void rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
     const struct rp_ctx *parent, struct rp_result *res);
 void rp_result_destroy(struct rp_result *res);
 
+/* The strongest lower bound among res[0..n): NaN when none has one, +inf
+ * when one proved that no frontier-advancing plan fits. */
+double rp_results_bound(const struct rp_result *res, int n);
+
 /* The index of the cheapest result that fits (ties: lower peak, then
  * earlier), or -1 when none fits. */
 int rp_pick(const struct rp_result *res, int n);

@@ -41,19 +41,6 @@ rp_run_strategies(const struct rp_problem *pb,
 	rp_lp_memo_destroy(&memo);
 }
 
-/* The strongest lower bound among res[0..n): NaN when none has one. */
-static double
-strongest_bound(const struct rp_result *res, int n)
-{
-	double lb = NAN;
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
-			lb = res[i].bound;
-	return lb;
-}
-
 /* Whether a fitting plan of cost c and peak p beats the one of cost bc and
  * peak bp: cheaper, then lower peak. */
 static int
@@ -102,7 +89,7 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			    hooks != NULL ?
 			    hooks->progress : NULL, hooks != NULL ? hooks->arg :
 			    NULL, res);
-			row->bound = strongest_bound(res, n);
+			row->bound = rp_results_bound(res, n);
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
 				c->status = res[i].status;

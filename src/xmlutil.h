@@ -1,4 +1,5 @@
-/* xmlutil.h: helpers shared by the two XML modules (graphml.c, planxml.c). */
+/* xmlutil.h: libxml2 set-up for the XML modules, and the tree helpers of
+ * the plan reader (planxml.c); the graph loader reads a stream (graphml.c). */
 #ifndef RP_XMLUTIL_H
 #define RP_XMLUTIL_H
 
