@@ -755,9 +755,6 @@ parse_args(int argc, char **argv, struct cli *c)
 		outs[1] = c->write_mps;
 		outs[2] = c->write_lp;
 		outs[3] = c->plot;
-		if (c->sweep != NULL && c->output != NULL &&
-		    (rc = plan_dir_check(c->output)) >= 0)
-			return rc;
 		for (k = 0; k < 4; k++) {
 			if (outs[k] == NULL || c->graph == NULL)
 				continue;
@@ -773,6 +770,10 @@ parse_args(int argc, char **argv, struct cli *c)
 				return EXIT_INTERNAL;
 			}
 		}
+		/* last: a sweep's plan directory is made when missing */
+		if (c->sweep != NULL && c->output != NULL &&
+		    (rc = plan_dir_check(c->output)) >= 0)
+			return rc;
 	}
 	return -1;
 }

@@ -62,7 +62,6 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 	int r, i, rc = 0;
 
 	rp_cache_init(&cache);
-
 	memset(out, 0, sizeof *out);
 	out->strats = strats;
 	out->nstrat = n;
@@ -86,9 +85,8 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 		} else {
 			rp_problem_at(&at, pb, budgets[r]);
 			rp_run_strategies(&at, strats, n, base, &cache,
-			    hooks != NULL ?
-			    hooks->progress : NULL, hooks != NULL ? hooks->arg :
-			    NULL, res);
+			    hooks != NULL ? hooks->progress : NULL,
+			    hooks != NULL ? hooks->arg : NULL, res);
 			row->bound = rp_results_bound(res, n);
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
