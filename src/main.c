@@ -386,8 +386,10 @@ parse_sweep(const char *arg, struct budget_list *out, char **cause)
 		    "is above HI)", arg);
 		goto bad;
 	}
-	count = floor(span / (sp[0].is_percent ? sp[2].percent :
-	    (double)sp[2].bytes) + 1e-9) + 1;
+	/* bytes exactly; percentages with room for rounding (10% steps
+	 * from 40% reach 100%) */
+	count = sp[0].is_percent ? floor(span / sp[2].percent + 1e-9) + 1 :
+	    (double)((sp[1].bytes - sp[0].bytes) / sp[2].bytes + 1);
 	if (count > MAX_POINTS) {
 		*cause = rp_xasprintf("--sweep '%s' has %.0f budgets, more than "
 		    "%d", arg, count, MAX_POINTS);

@@ -102,6 +102,12 @@ diff -r "$TMP/plans" "$TMP/plans2" >/dev/null &&
 [ "$(cut -d, -f1 "$TMP/list.csv" | tr '\n' ' ')" = "budget_bytes 85327874 85354086 109707267 " ] &&
     pass "--budgets: each budget once, in increasing order" ||
     fail "--budgets: $(cut -d, -f1 "$TMP/list.csv" | tr '\n' ' ')"
+# byte ranges end at HI, never past it
+"$RP" --graph "$SRC/graphs/linear-8.xml" --sweep 1:30000000000:10000000000 \
+    -s dtr -f csv >"$TMP/bytes.csv" 2>&1
+[ "$(cut -d, -f1 "$TMP/bytes.csv" | tr '\n' ' ')" = "budget_bytes 1 10000000001 20000000001 " ] &&
+    pass "--sweep in bytes: LO, LO + STEP, ... up to HI" ||
+    fail "--sweep in bytes: $(cut -d, -f1 "$TMP/bytes.csv" | tr '\n' ' ')"
 # JSON is valid, with a row per budget
 "$RP" --graph "$U" --sweep 60%:80%:10% -s dtr,peak-split -f json >"$TMP/s.json"
 python3 -c "import json,sys; d = json.load(open(sys.argv[1])); \
