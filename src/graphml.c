@@ -212,30 +212,6 @@ attr_raw(int nb, const xmlChar **at, const char *a)
 	return r;
 }
 
-static int
-is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* A copy of s[0..n) without leading and trailing XML blanks. */
-static char *
-trim_copy(const char *s, size_t n)
-{
-	char *r;
-
-	while (n > 0 && is_blank(*s)) {
-		s++;
-		n--;
-	}
-	while (n > 0 && is_blank(s[n - 1]))
-		n--;
-	r = rp_xmalloc(n + 1);
-	memcpy(r, s, n);
-	r[n] = '\0';
-	return r;
-}
-
 /* A copy of attribute a without surrounding blanks, or NULL. */
 static char *
 attr_trim(int nb, const xmlChar **at, const char *a)
@@ -243,7 +219,7 @@ attr_trim(int nb, const xmlChar **at, const char *a)
 	size_t n;
 	const char *v = attr_find(nb, at, a, &n);
 
-	return v != NULL ? trim_copy(v, n) : NULL;
+	return v != NULL ? rp_xml_trim(v, n) : NULL;
 }
 
 static enum field
@@ -898,7 +874,7 @@ on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
 		break;
 	case E_DEFAULT:
 		free(l->keys[l->cur].def);
-		l->keys[l->cur].def = trim_copy(l->text.s != NULL ? l->text.s :
+		l->keys[l->cur].def = rp_xml_trim(l->text.s != NULL ? l->text.s :
 		    "", (size_t)l->text.len);
 		l->text_on = 0;
 		break;
@@ -916,7 +892,7 @@ on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
 		if (!l->text_on)
 			break;	/* a key the contract does not know */
 		l->text_on = 0;
-		val = trim_copy(l->text.s != NULL ? l->text.s : "",
+		val = rp_xml_trim(l->text.s != NULL ? l->text.s : "",
 		    (size_t)l->text.len);
 		if (kind == E_NDATA)
 			set_node_field(l, &l->in.g, l->cur, l->data_field, val,

@@ -223,6 +223,39 @@ check_plan(const struct rp_problem *pb, const char *path, enum rp_format fmt)
 	return rc;
 }
 
+/* Writes plan p (replayed as sim) of pb's graph, made by strategy for
+ * budget, to path, never over the input graph. Returns 0, or -1 with
+ * *cause set. */
+static int
+write_plan(const char *path, const char *input, const struct rp_problem *pb,
+    const char *strategy, int64_t budget, const struct rp_plan *p,
+    const struct rp_sim *sim, char **cause)
+{
+	struct rp_plan_meta meta;
+
+	meta.strategy = strategy;
+	meta.budget = budget;
+	meta.baseline = pb->baseline;
+	meta.sim = sim;
+	meta.input = input;
+	return rp_planxml_write(path, pb->g, p, &meta, cause);
+}
+
+/* write_plan, reporting a failure: EXIT_INTERNAL, else EXIT_OK. */
+static int
+write_plan_or_say(const char *path, const char *input,
+    const struct rp_problem *pb, const char *strategy, int64_t budget,
+    const struct rp_plan *p, const struct rp_sim *sim)
+{
+	char *cause = NULL;
+
+	if (write_plan(path, input, pb, strategy, budget, p, sim, &cause) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "%s: %s\n", progname, cause);
+	free(cause);
+	return EXIT_INTERNAL;
+}
+
 /* --write-mps, --write-lp and --read-solution: the MILP as files. */
 static int
 milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
@@ -276,19 +309,9 @@ milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
 			rp_report_check(output != NULL && strcmp(output, "-") == 0 ?
 			    stderr : stdout, fmt, pb, sol, &s);
 			rc = rp_fits(pb, s.peak) ? EXIT_OK : EXIT_NOFIT;
-			if (rc == EXIT_OK && output != NULL) {
-				struct rp_plan_meta meta;
-				meta.strategy = "read-solution";
-				meta.budget = pb->budget;
-				meta.baseline = pb->baseline;
-				meta.sim = &s;
-				meta.input = graph;
-				if (rp_planxml_write(output, pb->g, &p, &meta, &cause) != 0) {
-					fprintf(stderr, "%s: %s\n", progname, cause);
-					free(cause);
-					rc = EXIT_INTERNAL;
-				}
-			}
+			if (rc == EXIT_OK && output != NULL)
+				rc = write_plan_or_say(output, graph, pb,
+				    "read-solution", pb->budget, &p, &s);
 		}
 		rp_sim_destroy(&s);
 		rp_plan_destroy(&p);
@@ -340,21 +363,17 @@ parse_sweep(const char *arg, struct budget_list *out, char **cause)
 	double span, count;
 	int i, k, n;
 
+	/* exactly two colons */
 	for (i = 0; i < 3; i++) {
 		part[i] = p;
-		p = i < 2 ? strchr(p, ':') : NULL;
-		if (i < 2 && p == NULL) {
+		p = strchr(p, ':');
+		if ((p == NULL) != (i == 2)) {
 			*cause = rp_xasprintf("--sweep '%s' is not LO:HI:STEP (for "
 			    "example 30%%:100%%:5%%)", arg);
 			goto bad;
 		}
 		if (p != NULL)
 			*p++ = '\0';
-	}
-	if (strchr(part[2], ':') != NULL) {
-		*cause = rp_xasprintf("--sweep '%s' is not LO:HI:STEP (for "
-		    "example 30%%:100%%:5%%)", arg);
-		goto bad;
 	}
 	for (i = 0; i < 3; i++) {
 		char *why = NULL;
@@ -835,7 +854,6 @@ plan(const struct cli *c, const struct rp_problem *pb,
 {
 	struct rp_result *res = rp_xcalloc((size_t)n, sizeof *res);
 	struct rp_ctx ctx;
-	char *cause = NULL;
 	int i, picked, rc = EXIT_OK, failed = 0;
 	FILE *rep;
 
@@ -858,20 +876,10 @@ plan(const struct cli *c, const struct rp_problem *pb,
 			    "budget any plan could need is %s\n", progname, mt);
 		free(mt);
 		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
-	} else if (c->output != NULL) {
-		struct rp_plan_meta meta;
-		meta.strategy = res[picked].strategy->name;
-		meta.budget = pb->budget;
-		meta.baseline = pb->baseline;
-		meta.sim = &res[picked].sim;
-		meta.input = c->graph;
-		if (rp_planxml_write(c->output, pb->g, &res[picked].plan, &meta,
-		    &cause) != 0) {
-			fprintf(stderr, "%s: %s\n", progname, cause);
-			free(cause);
-			rc = EXIT_INTERNAL;
-		}
-	}
+	} else if (c->output != NULL)
+		rc = write_plan_or_say(c->output, c->graph, pb,
+		    res[picked].strategy->name, pb->budget, &res[picked].plan,
+		    &res[picked].sim);
 	for (i = 0; i < n; i++)
 		rp_result_destroy(&res[i]);
 	free(res);
@@ -882,7 +890,6 @@ plan(const struct cli *c, const struct rp_problem *pb,
 struct sweep_state {
 	const struct cli *c;
 	const struct rp_strategy **strats;
-	const struct rp_graph *g;
 	int row, nrows;
 	int64_t budget;
 };
@@ -919,19 +926,14 @@ sweep_row_done(void *arg, const struct rp_problem *pb, struct rp_sweep *sw,
     const char *strategy, char **cause)
 {
 	struct sweep_state *st = arg;
-	struct rp_plan_meta meta;
 	char *path;
 
 	if (st->c->output == NULL || plan == NULL)
 		return 0;
 	path = rp_xasprintf("%s/budget-%lld.xml", st->c->output,
 	    (long long)sw->rows[row].budget);
-	meta.strategy = strategy;
-	meta.budget = sw->rows[row].budget;
-	meta.baseline = pb->baseline;
-	meta.sim = sim;
-	meta.input = st->c->graph;
-	if (rp_planxml_write(path, st->g, plan, &meta, cause) != 0) {
+	if (write_plan(path, st->c->graph, pb, strategy, sw->rows[row].budget,
+	    plan, sim, cause) != 0) {
 		free(path);
 		return -1;
 	}
@@ -978,7 +980,6 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	memset(&st, 0, sizeof st);
 	st.c = c;
 	st.strats = strats;
-	st.g = pb->g;
 	st.nrows = nb;
 	hooks.arg = &st;
 	hooks.row_start = sweep_row_start;
@@ -1041,7 +1042,6 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 	struct rp_budget_min *m = rp_xcalloc((size_t)n, sizeof *m);
 	struct min_state st;
 	struct rp_ctx ctx;
-	char *cause = NULL;
 	int i, lowest = -1, rc = EXIT_OK;
 	FILE *rep;
 
@@ -1071,20 +1071,10 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 		fprintf(stderr, "%s: no strategy finds a plan, even at the "
 		    "checkpoint-all peak\n", progname);
 		rc = EXIT_NOFIT;
-	} else if (c->output != NULL) {
-		struct rp_plan_meta meta;
-		meta.strategy = strats[lowest]->name;
-		meta.budget = m[lowest].budget;
-		meta.baseline = pb->baseline;
-		meta.sim = &m[lowest].res.sim;
-		meta.input = c->graph;
-		if (rp_planxml_write(c->output, pb->g, &m[lowest].res.plan, &meta,
-		    &cause) != 0) {
-			fprintf(stderr, "%s: %s\n", progname, cause);
-			free(cause);
-			rc = EXIT_INTERNAL;
-		}
-	}
+	} else if (c->output != NULL)
+		rc = write_plan_or_say(c->output, c->graph, pb,
+		    strats[lowest]->name, m[lowest].budget, &m[lowest].res.plan,
+		    &m[lowest].res.sim);
 	for (i = 0; i < n; i++)
 		rp_result_destroy(&m[i].res);
 	free(m);

@@ -25,6 +25,16 @@ json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* s as a JSON string, or null when there is none. */
+static void
+json_str_or_null(FILE *f, const char *s)
+{
+	if (s != NULL)
+		json_str(f, s);
+	else
+		fputs("null", f);
+}
+
 /* A number in JSON, which has no infinities or NaN: null for those. */
 static void
 json_num(FILE *f, const char *fmt, double v)
@@ -52,6 +62,14 @@ csv_str(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A budget as a percentage of the checkpoint-all peak. */
+static double
+percent_of(const struct rp_problem *pb, int64_t b)
+{
+	return pb->ckpt_all_peak > 0 ? 100.0 * (double)b /
+	    (double)pb->ckpt_all_peak : NAN;
 }
 
 static void
@@ -244,10 +262,7 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 			    (long long)r->sim.peak, r->sim.nrecompute);
 		}
 		fprintf(f, ",\"time_s\":%.6f,\"note\":", r->seconds);
-		if (r->note != NULL)
-			json_str(f, r->note);
-		else
-			fprintf(f, "null");
+		json_str_or_null(f, r->note);
 		fputc('}', f);
 	}
 	fprintf(f, "],\"lower_bound\":");
@@ -258,10 +273,7 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, ",\"lower_bound_holds_for\":\"%s\"", lb <=
 		    pb->baseline ? "every plan" : "frontier-advancing plans");
 	fprintf(f, ",\"picked\":");
-	if (picked >= 0)
-		json_str(f, res[picked].strategy->name);
-	else
-		fprintf(f, "null");
+	json_str_or_null(f, picked >= 0 ? res[picked].strategy->name : NULL);
 	fprintf(f, "}\n");
 }
 
@@ -279,7 +291,7 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	rp_format_bytes(pb->budget, bud, sizeof bud);
 	if (pb->ckpt_all_peak > 0)
 		fprintf(f, "budget %s (%.1f%% of the checkpoint-all peak)\n\n",
-		    bud, 100.0 * (double)pb->budget / (double)pb->ckpt_all_peak);
+		    bud, percent_of(pb, pb->budget));
 	else
 		fprintf(f, "budget %s\n\n", bud);
 	fprintf(f, "%-16s %-12s %12s %9s %10s %10s %10s", "strategy", "status",
@@ -367,13 +379,6 @@ cell_reason(const struct rp_sweep_row *row, const struct rp_sweep_cell *c)
 	return rp_status_name(c->status);
 }
 
-/* A budget as a percentage of the checkpoint-all peak. */
-static double
-percent_of(const struct rp_problem *pb, int64_t b)
-{
-	return pb->ckpt_all_peak > 0 ? 100.0 * (double)b /
-	    (double)pb->ckpt_all_peak : NAN;
-}
 
 static void
 sweep_csv(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
@@ -470,25 +475,17 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 					fputs("null", f);
 			}
 			fprintf(f, ",\"time_s\":%.6f,\"note\":", c->seconds);
-			if (c->note != NULL)
-				json_str(f, c->note);
-			else
-				fputs("null", f);
+			json_str_or_null(f, c->note);
 			fputc('}', f);
 		}
 		fprintf(f, "],\"picked\":");
-		if (row->picked >= 0)
-			json_str(f, sw->strats[row->picked]->name);
-		else
-			fputs("null", f);
+		json_str_or_null(f, row->picked >= 0 ?
+		    sw->strats[row->picked]->name : NULL);
 		fprintf(f, ",\"lower_bound\":");
 		json_num(f, "%.10g", row->bound);
 		fprintf(f, ",\"frontier_advancing_infeasible\":%s,\"plan\":",
 		    isinf(row->bound) ? "true" : "false");
-		if (row->plan_file != NULL)
-			json_str(f, row->plan_file);
-		else
-			fputs("null", f);
+		json_str_or_null(f, row->plan_file);
 		fputc('}', f);
 	}
 	fprintf(f, "]}\n");
@@ -626,10 +623,7 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 			fprintf(f, ",\"runs\":%d}", m[i].runs);
 		}
 		fprintf(f, "],\"lowest\":");
-		if (lowest >= 0)
-			json_str(f, strats[lowest]->name);
-		else
-			fputs("null", f);
+		json_str_or_null(f, lowest >= 0 ? strats[lowest]->name : NULL);
 		fprintf(f, "}\n");
 		return;
 	}

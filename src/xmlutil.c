@@ -124,21 +124,26 @@ rp_xml_is(xmlNodePtr n, const char *s)
 	    strcmp((const char *)n->name, s) == 0;
 }
 
-/* Copies s without leading and trailing XML blanks. */
-static char *
-trim_copy(const char *s)
+static int
+is_blank(char c)
 {
-	size_t a = 0, b = strlen(s);
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+char *
+rp_xml_trim(const char *s, size_t n)
+{
 	char *r;
 
-	while (s[a] == ' ' || s[a] == '\t' || s[a] == '\n' || s[a] == '\r')
-		a++;
-	while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' ||
-	    s[b - 1] == '\n' || s[b - 1] == '\r'))
-		b--;
-	r = rp_xmalloc(b - a + 1);
-	memcpy(r, s + a, b - a);
-	r[b - a] = '\0';
+	while (n > 0 && is_blank(*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && is_blank(s[n - 1]))
+		n--;
+	r = rp_xmalloc(n + 1);
+	memcpy(r, s, n);
+	r[n] = '\0';
 	return r;
 }
 
@@ -150,7 +155,7 @@ rp_xml_attr(xmlNodePtr n, const char *a)
 
 	if (v == NULL)
 		return NULL;
-	r = trim_copy((const char *)v);
+	r = rp_xml_trim((const char *)v, strlen((const char *)v));
 	xmlFree(v);
 	return r;
 }
@@ -172,7 +177,8 @@ char *
 rp_xml_text(xmlNodePtr n)
 {
 	xmlChar *v = xmlNodeGetContent(n);
-	char *r = trim_copy(v != NULL ? (const char *)v : "");
+	const char *t = v != NULL ? (const char *)v : "";
+	char *r = rp_xml_trim(t, strlen(t));
 	xmlFree(v);
 	return r;
 }

@@ -18,6 +18,10 @@ void rp_xml_setup(void);
  * "name:line: malformed XML: reason". */
 xmlDocPtr rp_xml_parse(const char *buf, size_t len, const char *name, char **cause);
 
+/* A copy of s[0..n) without leading and trailing XML blanks (space, tab,
+ * CR, LF); caller frees. */
+char *rp_xml_trim(const char *s, size_t n);
+
 /* Element's local name equals s (any namespace). */
 int rp_xml_is(xmlNodePtr n, const char *s);
 
