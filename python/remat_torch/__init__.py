@@ -21,10 +21,19 @@ step goes through them:
   execute   running nodes and plans, measuring live bytes, comparing
             results
   graphio   the GraphML graph (writer and reader) and the plan reader
+  codegen   a plan as straight-line Python code
+  runtime   compile(): training by a plan
 
-Importing the package imports no PyTorch; its modules do.
+Importing the package imports no PyTorch; its modules (and compile) do.
 """
 
 from .errors import UserError
 
-__all__ = ['UserError']
+__all__ = ['UserError', 'compile']
+
+
+def compile(model, x, y, **options):
+    """A training step for model that runs by a remat-plan plan: see
+    remat_torch.runtime.compile."""
+    from .runtime import compile as compile_step
+    return compile_step(model, x, y, **options)

@@ -10,6 +10,8 @@ from .errors import UserError
 from .models import BUILTIN_MODELS
 from .spec import ModelSpec
 
+INPUT_DTYPES = ('float32', 'float64', 'int64', 'int32')
+
 
 class ArgumentParser(argparse.ArgumentParser):
     """Command-line mistakes are reported in one line: 'PROG: message'."""
@@ -37,7 +39,7 @@ def _shape(text):
         dims = ()
     if len(dims) < 2 or min(dims) <= 0:
         raise argparse.ArgumentTypeError(
-            '%r is not a shape like 2,3,32,32 (batch first)' % text)
+            '%r is not a shape like 2,3,32,32 or 4,128 (batch first)' % text)
     return dims
 
 
@@ -65,11 +67,37 @@ def add_model_options(parser, description=None):
                         '(default 0)')
     g.add_argument('--device', choices=('cpu', 'cuda'),
                    help='device to trace, profile and run on (default cpu)')
+    g.add_argument('--input-dtype', choices=INPUT_DTYPES,
+                   help='dtype of the input batch (default float32; int64 for '
+                        'gpt): integer inputs are token ids below --num-classes, '
+                        'of shape B x S (--batch, --size) unless --input-shape')
+    g.add_argument('--class-dim', choices=('1', 'last'),
+                   help="where the model's output has its classes: '1' (N x C "
+                        "[x H x W], images) or 'last' (B x T x V, a loss per "
+                        "token); labels have the output's shape without it "
+                        '(default: last for integer inputs, else 1)')
+    g.add_argument('--loss', metavar='PKG.MOD:FN',
+                   help='loss function of your own, FN(output, labels) -> scalar '
+                        'tensor (default: cross entropy); labels are drawn as '
+                        'for cross entropy')
+    g.add_argument('--autocast', choices=('bf16', 'fp16'),
+                   help='mixed precision: run the forward pass under '
+                        'torch.autocast with bfloat16 or float16 (fp16 needs '
+                        '--device cuda)')
     g.add_argument('--coarsen', type=_positive, metavar='DEPTH',
                    help='merge the operators of each layer into one node: a '
                         'layer is a module at depth DEPTH of the module tree '
                         '(1: children of the model, 2: their children, ...); '
                         'default: one node per operator')
+
+
+def _choice(choices):
+    """A converter that accepts one of choices."""
+    def convert(text):
+        if text not in choices:
+            raise ValueError(text)
+        return text
+    return convert
 
 
 def spec_from_args(args, recorded=None):
@@ -98,7 +126,14 @@ def spec_from_args(args, recorded=None):
                      seed=pick(args.seed, 'seed', int, 0),
                      device=pick(args.device, 'device', str, 'cpu'),
                      num_classes=pick(args.num_classes, 'num_classes', int, None),
-                     coarsen=pick(args.coarsen, 'coarsen', _positive, None))
+                     coarsen=pick(args.coarsen, 'coarsen', _positive, None),
+                     input_dtype=pick(args.input_dtype, 'input_dtype', _choice(INPUT_DTYPES), None),
+                     class_dim=pick(args.class_dim, 'class_dim', _choice(('1', 'last')), None),
+                     loss=pick(args.loss, 'loss', str, None),
+                     autocast=pick(args.autocast, 'autocast', _choice(('bf16', 'fp16')), None))
+    if spec.autocast == 'fp16' and spec.device != 'cuda':
+        raise UserError('--autocast fp16 needs --device cuda (PyTorch %s autocasts '
+                        'to bfloat16 only on the CPU)' % torch.__version__)
     if module:
         if args.batch or args.size:
             raise UserError('--module takes --input-shape, not --batch/--size')

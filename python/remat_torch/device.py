@@ -1,6 +1,7 @@
 """What depends on the device: deterministic kernels, the RNG state and
 waiting for queued kernels."""
 
+import contextlib
 import os
 
 import torch
@@ -38,3 +39,14 @@ def synchronize(device):
     """Waits for the kernels queued on device (for timing)."""
     if device == 'cuda':
         torch.cuda.synchronize()
+
+
+_AUTOCAST = {'bf16': torch.bfloat16, 'fp16': torch.float16}
+
+
+def autocast(spec):
+    """The autocast context of spec's step (mixed precision), or one that
+    does nothing."""
+    if not spec.autocast:
+        return contextlib.nullcontext()
+    return torch.autocast(device_type=spec.device, dtype=_AUTOCAST[spec.autocast])

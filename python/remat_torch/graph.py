@@ -54,6 +54,7 @@ class OpNode:
         self.preds = set()          # OpNodes read; a list in order once settled
         self.held = {}              # member -> None (all outputs) or the
         #                             indices of the outputs a register keeps
+        self.arity = {}             # held multi-output member -> its outputs
         self.drop_after = {}        # i -> members whose values are dropped
         #                             once member i has run
         self.mem = 0
@@ -181,11 +182,14 @@ class JointGraph:
         for g in self.groups:
             g.output = g.updates_input or any(self.group[src] is g for src, _ in result)
             g.held = {}
+            g.arity = {}
             for m in g.members:
                 if m in used:
                     value = self.env[m]
                     g.held[m] = (sorted(used[m]) if isinstance(value, (tuple, list))
                                  and None not in used[m] else None)
+                    if g.held[m] is not None:
+                        g.arity[m] = len(value)
             kept = storages(list(g.held_values(self.env).values()))
             g.mem = sum(b for k, b in kept.items() if k not in self.fixed)
             # While the node computes, a value lives from its operator to

@@ -31,6 +31,10 @@ KEYS = [
     ('coarsen', 'graph', 'coarsen', 'long', None),
     ('device', 'graph', 'device', 'string', None),
     ('torch', 'graph', 'torch_version', 'string', None),
+    ('dtype', 'graph', 'input_dtype', 'string', None),
+    ('classdim', 'graph', 'class_dim', 'string', None),
+    ('loss', 'graph', 'loss', 'string', None),
+    ('autocast', 'graph', 'autocast', 'string', None),
 ]
 KEY_ID = {name: kid for kid, _, name, _, _ in KEYS}
 
@@ -184,6 +188,7 @@ class GraphFile:
             self.mem = {v: int(float(a['mem'])) for v, a in self.nodes.items()}
             self.workspace = {v: int(float(a.get('workspace', '0')))
                               for v, a in self.nodes.items()}
+            self.cost = {v: float(a['cost']) for v, a in self.nodes.items()}
         except KeyError as e:
             raise UserError('%s: undeclared key or missing attribute %s' % (path, e))
         except ValueError as e:

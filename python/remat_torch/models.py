@@ -2,6 +2,7 @@
 classification models and a class of the user's own (--module)."""
 
 import importlib
+import math
 import os
 import sys
 
@@ -105,10 +106,60 @@ class SmallUNet(nn.Module):
         return self.head(x)
 
 
-BUILTIN_MODELS = ('mlp', 'smallcnn', 'smallunet', 'unet')
+class GPT(nn.Module):
+    """A small GPT-style decoder over token ids (B x T, int64): token and
+    position embeddings, pre-LayerNorm blocks of causal self-attention and
+    an MLP (with dropout), a final LayerNorm and an output projection tied
+    to the token embedding.  Returns B x T x vocab logits."""
+
+    def __init__(self, vocab, seq, width=64, heads=4, layers=2, dropout=0.1):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, width)
+        self.pos = nn.Embedding(seq, width)
+        self.blocks = nn.ModuleList(GPTBlock(width, heads, dropout)
+                                    for _ in range(layers))
+        self.ln = nn.LayerNorm(width)
+
+    def forward(self, idx):
+        t = idx.shape[1]
+        x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
+        for block in self.blocks:
+            x = block(x)
+        return self.ln(x) @ self.tok.weight.t()
+
+
+class GPTBlock(nn.Module):
+    """x + attention(LayerNorm(x)), then x + MLP(LayerNorm(x))."""
+
+    def __init__(self, width, heads, dropout):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(width)
+        self.qkv = nn.Linear(width, 3 * width)
+        self.proj = nn.Linear(width, width)
+        self.ln2 = nn.LayerNorm(width)
+        self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(),
+                                 nn.Linear(4 * width, width), nn.Dropout(dropout))
+
+    def forward(self, x):
+        b, t, c = x.shape
+        h = self.heads
+        q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
+        q, k, v = (z.view(b, t, h, c // h).transpose(1, 2) for z in (q, k, v))
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(c // h))
+        causal = torch.ones(t, t, dtype=torch.bool, device=x.device).tril()
+        att = att.masked_fill(~causal, float('-inf')).softmax(dim=-1)
+        y = (att @ v).transpose(1, 2).reshape(b, t, c)
+        x = x + self.proj(y)
+        return x + self.mlp(self.ln2(x))
+
+
+BUILTIN_MODELS = ('mlp', 'smallcnn', 'smallunet', 'unet', 'gpt')
 
 
 def _builtin(name, size, num_classes):
+    if name == 'gpt':           # size: the sequence length
+        return GPT(num_classes, size)
     if name == 'mlp':
         return MLP(num_classes)
     if name == 'smallcnn':
@@ -122,18 +173,24 @@ def _builtin(name, size, num_classes):
     return SmallUNet(num_classes)
 
 
-def _user_module(spec):
-    """An instance of the class spec.module names, imported from the
-    current directory or sys.path and constructed with no arguments."""
-    modname, _, clsname = spec.module.partition(':')
-    if not modname or not clsname:
-        raise UserError('--module wants PKG.MOD:CLASS, not %r' % spec.module)
+def load_object(name, option):
+    """What 'pkg.mod:NAME' names (option: the command-line option that gave
+    it, for errors), imported from the current directory or sys.path."""
+    modname, _, attr = name.partition(':')
+    if not modname or not attr:
+        raise UserError('%s wants PKG.MOD:NAME, not %r' % (option, name))
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        cls = getattr(importlib.import_module(modname), clsname)
+        return getattr(importlib.import_module(modname), attr)
     except (ImportError, AttributeError) as e:
-        raise UserError('cannot load %s: %s' % (spec.module, e))
+        raise UserError('cannot load %s: %s' % (name, e))
+
+
+def _user_module(spec):
+    """An instance of the class spec.module names, constructed with no
+    arguments."""
+    cls = load_object(spec.module, '--module')
     try:
         return cls()
     except Exception as e:
@@ -165,7 +222,9 @@ def construct(spec):
         return _user_module(spec)
     if spec.model in BUILTIN_MODELS:
         if spec.num_classes is None:
-            spec.num_classes = 10
+            spec.num_classes = 64 if spec.model == 'gpt' else 10
+        if spec.model == 'gpt' and spec.input_dtype is None:
+            spec.input_dtype = 'int64'      # token ids
         return _builtin(spec.model, spec.size, spec.num_classes)
     return _torchvision(spec)
 

@@ -18,11 +18,33 @@ class ModelSpec:
     seed: int = 0
     device: str = 'cpu'
     coarsen: int = None        # module depth of the layers, None: operators
+    input_dtype: str = None    # 'float32' (default), 'float64', 'int64', 'int32'
+    class_dim: str = None      # where the output has its classes: '1' or
+    #                            'last'; default 'last' for integer inputs
+    loss: str = None           # 'pkg.mod:fn', instead of cross-entropy
+    autocast: str = None       # 'bf16' or 'fp16': mixed precision
+
+    def dtype(self):
+        """The torch dtype of the input batch."""
+        return getattr(torch, self.input_dtype or 'float32')
+
+    def integer_input(self):
+        return not self.dtype().is_floating_point
+
+    def classes_last(self):
+        """Whether the classes are the output's last dimension (a token
+        model's B x T x V) rather than its second (N x C [x H x W])."""
+        if self.class_dim is None:
+            return self.integer_input()
+        return self.class_dim == 'last'
 
     def shape(self):
-        """The shape of the input batch."""
+        """The shape of the input batch: B x 3 x S x S for images, B x S
+        (a sequence of S tokens) for integer inputs."""
         if self.input_shape:
             return self.input_shape
+        if self.integer_input():
+            return (self.batch, self.size)
         return (self.batch, 3, self.size, self.size)
 
     def name(self):
@@ -32,6 +54,8 @@ class ModelSpec:
             name = '%s-%s' % (base, 'x'.join(map(str, self.shape())))
         else:
             name = '%s-b%d-s%d' % (self.model, self.batch, self.size)
+        if self.autocast:
+            name += '-' + self.autocast
         return name + ('-c%d' % self.coarsen if self.coarsen else '')
 
     def attributes(self):
@@ -48,4 +72,14 @@ class ModelSpec:
             attrs['num_classes'] = self.num_classes
         if self.coarsen:
             attrs['coarsen'] = self.coarsen
+        # Recorded only where they differ from the defaults, so that graphs
+        # written before these options existed still describe their step.
+        if self.input_dtype not in (None, 'float32'):
+            attrs['input_dtype'] = self.input_dtype
+        if self.class_dim is not None:
+            attrs['class_dim'] = self.class_dim
+        if self.loss:
+            attrs['loss'] = self.loss
+        if self.autocast:
+            attrs['autocast'] = self.autocast
         return attrs

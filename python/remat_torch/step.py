@@ -1,6 +1,7 @@
 """The problem, a model with its parameters, an input batch and labels, all
-drawn from the spec's seed; and an ordinary training step on it (forward,
-cross-entropy loss, loss.backward()), the reference a plan must reproduce."""
+drawn from the spec's seed (or given: runtime.compile); the loss; and an
+ordinary training step on it (forward, loss, loss.backward()), the
+reference a plan must reproduce."""
 
 import copy
 import time
@@ -10,9 +11,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .device import rng_devices, synchronize
+from .device import autocast, rng_devices, synchronize
 from .errors import UserError, first_line
-from .models import construct, logits
+from .models import construct, load_object, logits
 from .spec import ModelSpec
 
 
@@ -27,11 +28,69 @@ class Problem:
     buffers: list              # pristine buffer values (never mutated)
     x: torch.Tensor
     y: torch.Tensor
+    loss_fn: object = None     # (output, labels) -> scalar loss
 
     def inputs(self):
         """Fresh graph inputs for one run: params, copies of the buffers
         (a step updates them), input batch, labels."""
         return self.params + [b.clone() for b in self.buffers] + [self.x, self.y]
+
+    def loss(self, out, y):
+        return self.loss_fn(out, y)
+
+    def draw_batch(self, gen):
+        """Another input batch and labels like x and y, drawn from the
+        torch.Generator gen (on the CPU, then moved)."""
+        return (_draw_input(self.spec, gen).to(self.x.device),
+                torch.randint(0, self.spec.num_classes, tuple(self.y.shape),
+                              generator=gen).to(self.y.device))
+
+
+def _draw_input(spec, gen):
+    if spec.integer_input():
+        return torch.randint(0, spec.num_classes, spec.shape(), generator=gen,
+                             dtype=spec.dtype())
+    return torch.randn(spec.shape(), generator=gen, dtype=spec.dtype())
+
+
+def cross_entropy(classes_last):
+    """The default loss: cross entropy of the model's logits against class
+    labels, with the classes in the output's second dimension (N x C [x H
+    x W], PyTorch's convention) or in its last (B x T x V: a loss per
+    token)."""
+    if classes_last:
+        def loss(out, y):
+            out = logits(out)
+            return F.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+    else:
+        def loss(out, y):
+            return F.cross_entropy(logits(out), y)
+    return loss
+
+
+def loss_function(spec):
+    """The loss of spec's step: its --loss function, else cross entropy."""
+    if spec.loss:
+        fn = load_object(spec.loss, '--loss')
+        if not callable(fn):
+            raise UserError('--loss %s is not a function' % spec.loss)
+        return fn
+    return cross_entropy(spec.classes_last())
+
+
+def label_shape(spec, out):
+    """(classes, shape of the labels) for a model output: the output's shape
+    without its class dimension."""
+    out = logits(out)
+    if spec.classes_last():
+        if out.dim() < 2:
+            raise UserError('model output has shape %s: want batch x ... x classes'
+                            % (tuple(out.shape),))
+        return out.shape[-1], tuple(out.shape[:-1])
+    if out.dim() < 2:
+        raise UserError('model output has shape %s: want batch x classes [x ...]'
+                        % (tuple(out.shape),))
+    return out.shape[1], (out.shape[0],) + tuple(out.shape[2:])
 
 
 def build_problem(spec):
@@ -43,36 +102,41 @@ def build_problem(spec):
     if not isinstance(model, nn.Module):
         raise UserError('%s is not an nn.Module' % (spec.module or spec.model))
     model = model.to(spec.device).train()
+    if spec.integer_input() and spec.num_classes is None:
+        raise UserError('integer inputs need --num-classes (their values are below it)')
     gen = torch.Generator().manual_seed(spec.seed + 1)
-    x = torch.randn(spec.shape(), generator=gen).to(spec.device)
-    with torch.no_grad(), torch.random.fork_rng(devices=rng_devices(spec.device)):
+    x = _draw_input(spec, gen).to(spec.device)
+    with torch.no_grad(), torch.random.fork_rng(devices=rng_devices(spec.device)), \
+            autocast(spec):
         try:
-            out = logits(copy.deepcopy(model)(x))
+            out = copy.deepcopy(model)(x)
         except UserError:
             raise
         except Exception as e:
-            raise UserError('the model does not take input %s: %s'
-                            % ('x'.join(map(str, spec.shape())), first_line(e)))
-    if out.dim() < 2 or out.shape[0] != x.shape[0]:
-        raise UserError('model output has shape %s: want batch x classes [x ...]'
-                        % tuple(out.shape))
-    classes = out.shape[1]
-    if spec.num_classes is not None and spec.num_classes != classes:
+            raise UserError('the model does not take a %s input of shape %s: %s'
+                            % (spec.dtype(), 'x'.join(map(str, spec.shape())),
+                               first_line(e)))
+    classes, shape = label_shape(spec, out)
+    if logits(out).shape[0] != x.shape[0]:
+        raise UserError('model output has shape %s: its first dimension is not '
+                        'the batch' % (tuple(logits(out).shape),))
+    if spec.num_classes is not None and spec.num_classes != classes and not spec.loss:
         raise UserError('--num-classes %d, but the model outputs %d classes'
                         % (spec.num_classes, classes))
-    spec.num_classes = classes
-    label_shape = (out.shape[0],) + tuple(out.shape[2:])
-    y = torch.randint(0, classes, label_shape, generator=gen).to(spec.device)
+    if spec.num_classes is None:
+        spec.num_classes = classes
+    y = torch.randint(0, spec.num_classes, shape, generator=gen).to(spec.device)
+    return make_problem(spec, model, x, y, loss_function(spec))
+
+
+def make_problem(spec, model, x, y, loss_fn):
+    """The Problem of a model (its trainable parameters and buffers as they
+    are now) on batch x with labels y."""
     named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     buffers = list(model.named_buffers())
     return Problem(spec, model, [n for n, _ in named], [p.detach() for _, p in named],
                    [n for n, _ in buffers], [b.detach().clone() for _, b in buffers],
-                   x, y)
-
-
-def loss_of(out, y):
-    """The loss of a step: cross entropy of the model's logits."""
-    return F.cross_entropy(logits(out), y)
+                   x, y, loss_fn)
 
 
 def eager_step(problem):
@@ -83,7 +147,8 @@ def eager_step(problem):
     torch.manual_seed(problem.spec.seed)
     synchronize(problem.spec.device)
     start = time.perf_counter()
-    loss = loss_of(model(problem.x), problem.y)
+    with autocast(problem.spec):
+        loss = problem.loss(model(problem.x), problem.y)
     loss.backward()
     synchronize(problem.spec.device)
     seconds = time.perf_counter() - start

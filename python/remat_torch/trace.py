@@ -90,11 +90,10 @@ from torch.fx.experimental.proxy_tensor import make_fx
 from torch.nn.utils import stateless
 
 from .coarsen import coarsen
-from .device import get_rng
+from .device import autocast, get_rng
 from .errors import UserError, first_line
 from .execute import results
 from .graph import JointGraph, OpNode, op_name, reach, returns, written_nodes
-from .step import loss_of
 from .storage import storage_key, storages
 
 
@@ -130,7 +129,12 @@ def trace_step(problem):
     def step(params, buffers, x, y):
         state = dict(zip(pnames, params))
         state.update(zip(bnames, buffers))
-        loss = loss_of(stateless.functional_call(model, state, (x,)), y)
+        with autocast(problem.spec):
+            loss = problem.loss(stateless.functional_call(model, state, (x,)), y)
+        if not isinstance(loss, torch.Tensor) or loss.dim() != 0:
+            raise UserError('the loss is %s, not a scalar tensor'
+                            % ('a tensor of shape %s' % (tuple(loss.shape),)
+                               if isinstance(loss, torch.Tensor) else type(loss).__name__))
         return [loss] + list(torch.autograd.grad(loss, params, allow_unused=True))
 
     params = [p.clone().requires_grad_() for p in problem.params]
@@ -138,11 +142,50 @@ def trace_step(problem):
     torch.manual_seed(problem.spec.seed)
     try:
         with _module_labels(model):
-            return make_fx(step)(params, buffers, problem.x, problem.y)
+            gm = make_fx(step)(params, buffers, problem.x, problem.y)
     except UserError:
         raise
     except Exception as e:
         raise UserError('tracing the training step failed: %s' % first_line(e))
+    _check_static(gm)
+    return gm
+
+
+# Operators whose result depends on tensor values in a way a trace cannot
+# keep: a value read into Python (if x.sum() > 0, x.item(), ...) or a shape
+# that depends on the data (nonzero, masked_select, unique).  make_fx on real
+# tensors records them and specializes the rest of the step to this batch.
+_DATA_DEPENDENT = ('_local_scalar_dense', 'is_nonzero', 'equal', 'nonzero',
+                   'masked_select', 'unique', '_unique', '_unique2', 'unique_dim',
+                   'unique_consecutive', 'item')
+
+
+def _check_static(gm):
+    """Refuses a step whose operators depend on tensor values."""
+    for n in gm.graph.nodes:
+        if n.op != 'call_function' or not isinstance(n.target, torch._ops.OpOverload):
+            continue
+        name = n.target.overloadpacket.__name__
+        if name in _DATA_DEPENDENT or (name in _INDEXING and _mask_index(n)):
+            raise UserError('the step cannot be traced into a fixed graph: %s %s '
+                            '(data-dependent control flow or shapes, e.g. '
+                            'if x.sum() > 0, .item(), x[x > 0])'
+                            % ('indexes with a boolean mask in' if name in _INDEXING
+                               else 'reads tensor values in', op_name(n.target)))
+
+
+# Indexing operators: with a boolean mask, their shapes depend on the data.
+_INDEXING = ('index', 'index_put', 'index_put_', '_index_put_impl_')
+
+
+def _mask_index(n):
+    """Whether indexing operator n has a boolean (or byte) mask index."""
+    indices = n.args[1] if len(n.args) > 1 else n.kwargs.get('indices', ())
+    for a in indices or ():
+        meta = a.meta.get('tensor_meta') if isinstance(a, torch.fx.Node) else None
+        if meta is not None and meta.dtype in (torch.bool, torch.uint8):
+            return True
+    return False
 
 
 @contextlib.contextmanager

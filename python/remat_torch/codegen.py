@@ -1,0 +1,225 @@
+"""Straight-line code for a plan: the plan's statements turned into one
+Python function that calls the aten operators directly, with no per-node
+interpretation left at run time.
+
+The generated function does what execute.run_plan does, statement for
+statement, and so holds the same values at every point:
+
+  compute v into r   runs v's operators (views rebuilt from the registers
+                     they read, graph inputs taken from the arguments),
+                     drops each operator's value once no later operator of
+                     v reads it, and keeps in r's variables what
+                     OpNode.held says;
+  free r             del of r's variables.
+
+A recomputation of a node that writes graph inputs without saying so
+(native_batch_norm's running statistics) gets scratch copies of them, so
+the statistics are updated exactly once.  Random operators are not given
+recorded RNG states: they draw from the generator as an ordinary step does,
+which needs the plan to run them in traced order (checked here; every
+frontier-advancing plan does, since a random node is computed once).
+
+generate(graph, plan) returns the function's source and the callable; the
+function takes the graph inputs in placeholder order (parameters, buffers,
+input batch, labels) and returns the step's results [loss, *grads].
+Runtime callers run it under torch.no_grad()."""
+
+import math
+
+import torch
+
+from .errors import UserError
+from .graph import written_nodes
+
+
+class _Emitter:
+    """Builds the source, one line at a time, and the globals it needs."""
+
+    def __init__(self):
+        self.lines = []
+        self.globals = {'torch': torch}
+        self._const = {}
+
+    def line(self, text):
+        self.lines.append('    ' + text)
+
+    def constant(self, value, prefix='c'):
+        """A global name bound to value (operators, dtypes, devices, ...)."""
+        key = (type(value), id(value))
+        if key not in self._const:
+            name = '%s%d' % (prefix, len(self._const))
+            self._const[key] = name
+            self.globals[name] = value
+        return self._const[key]
+
+
+def _literal(em, value, name_of):
+    """Python source for an argument value; fx nodes through name_of."""
+    if isinstance(value, torch.fx.Node):
+        return name_of(value)
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else em.constant(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        inner = ', '.join(_literal(em, v, name_of) for v in value)
+        if isinstance(value, tuple):
+            return '(%s%s)' % (inner, ',' if len(value) == 1 else '')
+        return '[%s]' % inner
+    if isinstance(value, slice):
+        return 'slice(%s, %s, %s)' % tuple(_literal(em, v, name_of)
+                                          for v in (value.start, value.stop, value.step))
+    return em.constant(value)
+
+
+def _call(em, n, name_of, scratch=()):
+    """Source of a call of fx node n's operator on its arguments; the
+    arguments in scratch are passed as copies."""
+    def arg(a):
+        text = name_of(a)
+        return text + '.clone()' if a in scratch else text
+
+    def lit(v):
+        return _literal(em, v, arg)
+    target = em.constant(n.target, 'f')
+    args = [lit(a) for a in n.args]
+    args += ['%s=%s' % (k, lit(v)) for k, v in n.kwargs.items()]
+    return '%s(%s)' % (target, ', '.join(args))
+
+
+def check_random_order(graph, plan):
+    """A plan's random operators must first run in traced order, so that
+    they draw what an ordinary step draws."""
+    seen = []
+    for what, node, _ in plan.statements:
+        g = graph.by_name.get(node) if what == 'compute' else None
+        if g is not None and g.rng_states and g not in seen:
+            seen.append(g)
+    order = sorted(seen, key=lambda g: min(graph.position[m] for m in g.rng_states))
+    if seen != order:
+        raise UserError('the plan computes random nodes %s and %s out of traced order: '
+                        'training with it would not draw the random numbers an '
+                        'ordinary step draws' % (order[0].name, seen[0].name))
+
+
+def generate(graph, plan, name='plan_step'):
+    """(source, function) of the straight-line step of plan on graph (a
+    graph.JointGraph).  Invalid plans are refused with a UserError, as
+    execute.run_plan would refuse them."""
+    check_random_order(graph, plan)
+    em = _Emitter()
+    inputs = {ph: 'a%d' % i for i, ph in enumerate(graph.placeholders)}
+    regs = {}           # plan register -> (OpNode, {member: variable})
+    holders = {}        # OpNode -> its live registers
+    computed = set()
+    counter = [0]
+
+    def held_var(g, m):
+        if not holders.get(g):
+            raise UserError('plan: a computation reads %s, which is not in a live '
+                            'register' % g.name)
+        return regs[holders[g][-1]][1][m]
+
+    def emit_compute(g, reg):
+        counter[0] += 1
+        k = counter[0]
+        local = {}          # member -> variable while computing
+        views = {}          # view fx node -> temporary variable
+
+        def name_of(a):
+            kind = graph.kind[a]
+            if kind == 'input':
+                return inputs[a]
+            if kind == 'owner':
+                return local[a] if graph.group[a] is g else held_var(graph.group[a], a)
+            if kind == 'fused':
+                return name_of(written_nodes(a)[0])
+            if a not in views:     # a view chain: its bases first
+                expr = _call(em, a, name_of)
+                views[a] = 'w%d_%d' % (k, len(views))
+                em.line('%s = %s' % (views[a], expr))
+            return views[a]
+
+        again = g in computed
+        for i, m in enumerate(g.members):
+            scratch = ()
+            if again:
+                scratch = g.hidden_writes.get(m, set())
+                if g.updates_input:
+                    scratch = set(written_nodes(m))
+            var = 't%d_%d' % (k, i)
+            em.line('%s = %s' % (var, _call(em, m, name_of, scratch)))
+            local[m] = var
+            dropped = [local.pop(d) for d in g.drop_after.get(i, ())]
+            if dropped:
+                em.line('del %s' % ', '.join(dropped))
+        kept = {}
+        for j, (m, indices) in enumerate(g.held.items()):
+            var = 'v%d_%d' % (k, j)
+            if indices is None:
+                em.line('%s = %s' % (var, local[m]))
+            else:       # a multi-output operator: None for what is not kept
+                parts = [('%s[%d]' % (local[m], i)) if i in indices else 'None'
+                         for i in range(g.arity[m])]
+                em.line('%s = (%s,)' % (var, ', '.join(parts)))
+            kept[m] = var
+        garbage = list(local.values()) + list(views.values())
+        if garbage:
+            em.line('del %s' % ', '.join(garbage))
+        computed.add(g)
+        regs[reg] = (g, kept)
+        holders.setdefault(g, []).append(reg)
+
+    for what, node, reg in plan.statements:
+        if what == 'free':
+            if reg not in regs:
+                raise UserError('plan frees register %r, which is not live' % reg)
+            g, kept = regs.pop(reg)
+            holders[g].remove(reg)
+            if kept:
+                em.line('del %s' % ', '.join(kept.values()))
+            continue
+        g = graph.by_name.get(node)
+        if g is None:
+            raise UserError('plan computes %r, which is not a node of the graph' % node)
+        if reg in regs:
+            raise UserError('plan computes %s into register %r, which is still live'
+                            % (node, reg))
+        if g in computed and not g.recompute:
+            raise UserError('plan computes %s (recompute=false) twice' % node)
+        emit_compute(g, reg)
+
+    # The results, read from the registers still live.
+    counter[0] += 1
+    k = counter[0]
+    views = {}
+
+    def result_name(a):
+        kind = graph.kind[a]
+        if kind == 'input':
+            return inputs[a]
+        if kind == 'owner':
+            return held_var(graph.group[a], a)
+        if kind == 'fused':
+            return result_name(written_nodes(a)[0])
+        if a not in views:
+            expr = _call(em, a, result_name)
+            views[a] = 'w%d_%d' % (k, len(views))
+            em.line('%s = %s' % (views[a], expr))
+        return views[a]
+    outs = [result_name(r) if isinstance(r, torch.fx.Node) else _literal(em, r, None)
+            for r in graph.returns]
+    em.line('return [%s]' % ', '.join(outs))
+
+    args = ', '.join(inputs[ph] for ph in graph.placeholders)
+    source = 'def %s(%s):\n%s\n' % (name, args, '\n'.join(em.lines))
+    scope = dict(em.globals)
+    try:
+        exec(compile(source, '<remat plan>', 'exec'), scope)
+    except (SyntaxError, RecursionError) as e:
+        raise UserError('internal: generated code does not compile: %s' % e)
+    return source, scope[name]
