@@ -2,7 +2,8 @@
 built-in GPT-style model, each on its own batch, one step by the plan
 (remat_torch.compile with the given graph and plan and the process group)
 and one by DistributedDataParallel without a plan, from the same RNG
-state.  The averaged gradients and the losses must be bitwise equal.
+state (under the graph's autocast, if any).  The averaged gradients and
+the losses must be bitwise equal.
 
   python3 tests/ddp.py GRAPH PLAN
 
@@ -22,9 +23,11 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
 import remat_torch
+from remat_torch.device import autocast
 from remat_torch.execute import bitwise_equal
 from remat_torch.graphio import GraphFile
 from remat_torch.models import GPT
+from remat_torch.spec import ModelSpec
 
 WORLD = 2
 
@@ -41,13 +44,15 @@ def worker(rank, graph, plan, rendezvous, results):
     x = torch.randint(0, vocab, (batch, seq), generator=gen)
     y = torch.randint(0, vocab, (batch, seq), generator=gen)
     step = remat_torch.compile(model, x, y, graph=graph, plan=plan,
+                               autocast=attrs.get('autocast'),
                                process_group=dist.group.WORLD)
 
     torch.manual_seed(7 + rank)
     loss = step(x, y)
     torch.manual_seed(7 + rank)
-    out = reference(x)
-    ref_loss = F.cross_entropy(out.reshape(-1, vocab), y.reshape(-1))
+    with autocast(ModelSpec(autocast=attrs.get('autocast'))):
+        out = reference(x)
+        ref_loss = F.cross_entropy(out.reshape(-1, vocab), y.reshape(-1))
     ref_loss.backward()
 
     differ = [n for (n, p), q in zip(model.named_parameters(), reference.module.parameters())

@@ -118,6 +118,63 @@ EOF
 	done
 done
 
+# Training by a plan.  The GPT-style model (integer token inputs, a loss per
+# token, bf16 autocast) planned at 60%: remat-exec checks one step, then
+# trains 3 SGD steps by the plan and by loss.backward() side by side; both
+# must be bitwise identical.  Two processes (gloo) then take a
+# data-parallel step by the plan and by DDP: identical averaged gradients.
+# tests/compile.py compiles the model through remat_torch.compile (which
+# runs remat-plan itself) and trains it with Adam.
+g=$TMP/gpt.xml
+if "$PY" "$EXPORT" --model gpt --batch 4 --size 32 --autocast bf16 -o "$g" \
+    2>"$TMP/err"; then
+	pass "gpt (bf16 autocast): remat-export wrote a graph"
+	grep -q '<data key="dtype">int64</data>' "$g" &&
+	    grep -q '<data key="autocast">bf16</data>' "$g" &&
+	    pass "gpt: the graph records int64 inputs and bf16 autocast" ||
+	    fail "gpt: the graph does not record its input dtype and autocast"
+	if "$RP" --graph "$g" --budget 60% -t 5 -o "$TMP/gpt-plan.xml" >"$TMP/rep" 2>&1; then
+		"$PY" "$EXEC" --graph "$g" --plan "$TMP/gpt-plan.xml" --steps 3 \
+		    --repeat 1 >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		note "  gpt 60%: $(grep '^OK\|^FAILED' "$TMP/out")"
+		note "  gpt 60%: $(grep '^training' "$TMP/out")"
+		[ "$rc" = 0 ] && grep -q '^OK: gradients identical;' "$TMP/out" &&
+		    pass "gpt 60%: one step by the plan, gradients identical" ||
+		    fail "gpt 60%: remat-exec exited $rc: $(tail -1 "$TMP/err") $(tail -1 "$TMP/out")"
+		grep -q '^training: 3 steps: losses and parameters identical;' "$TMP/out" &&
+		    [ "$(grep -c '^step [123]: .*ordinary;' "$TMP/out")" = 3 ] &&
+		    pass "gpt 60%: 3 training steps, losses and parameters identical" ||
+		    fail "gpt 60%: training by the plan differs:
+$(sed 's/^/    /' "$TMP/out")"
+		if "$PY" "$SRC/tests/ddp.py" "$g" "$TMP/gpt-plan.xml" >"$TMP/out" 2>"$TMP/err" &&
+		    [ "$(grep -c ': OK: ' "$TMP/out")" = 2 ]; then
+			pass "gpt 60%: a 2-process gloo step by the plan, gradients identical to DDP's"
+		else
+			fail "gpt 60%: data-parallel step: $(cat "$TMP/out") $(tail -3 "$TMP/err")"
+		fi
+		"$PY" "$EXEC" --graph "$g" --plan "$TMP/gpt-plan.xml" --device-memory 1000 \
+		    >"$TMP/out" 2>"$TMP/err"
+		[ $? = 2 ] && [ ! -s "$TMP/out" ] &&
+		    tail -1 "$TMP/err" | grep -q "^remat-exec: .* needs [0-9]* bytes at its peak; cpu has 1000 bytes available$" &&
+		    pass "a plan larger than the device: refused before it runs" ||
+		    fail "a plan larger than the device: $(tail -1 "$TMP/err")"
+	else
+		fail "gpt 60%: remat-plan found no plan: $(tail -3 "$TMP/rep")"
+	fi
+else
+	fail "gpt: remat-export failed: $(tail -1 "$TMP/err")"
+fi
+(cd "$TMP" && "$PY" "$SRC/tests/compile.py" "$RP" 3) >"$TMP/out" 2>"$TMP/err"
+rc=$?
+while read -r line; do
+	case $line in
+	"ok - "*) pass "compile: ${line#ok - }" ;;
+	"not ok - "*) fail "compile: ${line#not ok - }" ;;
+	esac
+done <"$TMP/out"
+[ "$rc" = 0 ] && grep -q '^ok - ' "$TMP/out" || fail "tests/compile.py exited $rc: $(tail -3 "$TMP/err")"
+
 # The exported graph is the same from run to run but for the measured costs.
 g=$TMP/smallcnn.xml
 if [ -s "$g" ] && "$PY" "$EXPORT" --model smallcnn --batch 2 --size 16 \
@@ -150,6 +207,40 @@ $(sed 's/^/    /' "$TMP/err")"
 mistake "unknown model" "$EXPORT" --model no-such-model -o "$TMP/x.xml"
 mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/x.xml"
 mistake "bad shape" "$EXPORT" --module m:C --input-shape 2,x -o "$TMP/x.xml"
+cat >"$TMP/usermodels.py" <<'EOF'
+import torch.nn as nn
+
+
+class Branchy(nn.Module):
+    """Control flow on a tensor's value: no fixed graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 4)
+
+    def forward(self, x):
+        h = self.lin(x)
+        return h * 2 if h.sum() > 0 else h
+
+
+class Masked(nn.Module):
+    """Boolean-mask indexing: a shape that depends on the data."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 4)
+
+    def forward(self, x):
+        h = self.lin(x)
+        return h[h > 0].sum().expand(x.shape[0], 4)
+EOF
+cd "$TMP"       # --module imports from the current directory
+mistake "data-dependent control flow" "$EXPORT" --module usermodels:Branchy \
+    --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
+    --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+cd "$OLDPWD" || exit 1
+mistake "fp16 autocast on the CPU" "$EXPORT" --model gpt --autocast fp16 -o "$TMP/x.xml"
 [ -e "$TMP/x.xml" ] && fail "a failed export left $TMP/x.xml" ||
     pass "a failed export leaves no file"
 if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then

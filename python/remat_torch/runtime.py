@@ -166,8 +166,8 @@ def all_reduce_gradients(params, group):
 
 
 def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
-            strategy=None, time_limit=None, classes_last=None, workdir=None,
-            process_group=None, remat_plan=None, progress=None):
+            strategy=None, time_limit=None, classes_last=None, autocast=None, workdir=None,
+            process_group=None, device_memory=None, remat_plan=None, progress=None):
     """A Step for training model on batches like (x, y) within budget.
 
     budget       remat-plan's budget: '8G', '60%' (of the step's peak without
@@ -179,9 +179,13 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
                  shape: used instead of planning
     strategy, time_limit
                  remat-plan's --strategy and --time-limit
+    autocast     'bf16' or 'fp16': the forward pass runs under torch.autocast
+                 (traced so: the step needs no autocast context)
     workdir      where the graph and plan are written (default: a
                  temporary directory, removed)
     process_group  average gradients over it (torch.distributed)
+    device_memory  bytes the device may use: a plan predicted to need more
+                 is refused (default: device_capacity())
     remat_plan   the remat-plan program (default: remat_plan_program())
     progress     progress(message) hears what compile does
 
@@ -193,6 +197,8 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
         raise UserError('compile: give both graph and plan, or neither')
     if plan is None and budget is None:
         raise UserError('compile: give a budget (or a graph and plan)')
+    if autocast not in (None, 'bf16', 'fp16'):
+        raise UserError("compile: autocast is 'bf16' or 'fp16', not %r" % (autocast,))
     device = x.device.type
     setup_torch(device)
     if classes_last is None:
@@ -201,7 +207,7 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
     spec = ModelSpec(module='%s:%s' % (cls.__module__, cls.__qualname__),
                      input_shape=tuple(x.shape), batch=x.shape[0], device=device,
                      input_dtype=str(x.dtype).replace('torch.', ''),
-                     class_dim='last' if classes_last else '1')
+                     class_dim='last' if classes_last else '1', autocast=autocast)
     problem = make_problem(spec, model, x, y, loss_fn or cross_entropy(classes_last))
     with torch.random.fork_rng(devices=[torch.cuda.current_device()]
                                if device == 'cuda' else []):
@@ -230,7 +236,7 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
         raise UserError('%s was made for graph %r, %s is graph %r'
                         % (plan, the_plan.attrs['graph'], graph, graph_file.name))
     step = Step(model, problem, joint, the_plan, graph_file, process_group)
-    capacity = device_capacity(device)
+    capacity = device_memory or device_capacity(device)
     if step.predicted_peak > capacity:
         raise UserError('the plan needs %d bytes at its peak; %s has %d bytes available'
                         % (step.predicted_peak, device, capacity))

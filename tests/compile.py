@@ -1,0 +1,92 @@
+"""remat_torch.compile as a user calls it: the built-in GPT-style model is
+compiled for a budget (traced, profiled and planned by remat-plan), then
+trained STEPS steps with Adam by the compiled step and, on a copy, by
+loss.backward(), on the same batches from the same RNG state.  Losses and
+parameters must be bitwise equal; the misuses below must be refused with
+a message.  Prints TAP-like lines 'ok - ...' / 'not ok - ...'.
+
+  python3 tests/compile.py REMAT_PLAN [STEPS]"""
+
+import copy
+import sys
+
+import torch
+import torch.nn.functional as F
+
+import remat_torch
+from remat_torch import UserError
+from remat_torch.execute import bitwise_equal
+from remat_torch.models import GPT
+
+VOCAB, BATCH, SEQ = 64, 4, 32
+
+
+def check(ok, what):
+    print('%s - %s' % ('ok' if ok else 'not ok', what))
+    return ok
+
+
+def refused(what, call, error=UserError):
+    try:
+        call()
+    except error as e:
+        return check('\n' not in str(e), '%s: refused (%s)' % (what, e))
+    return check(False, '%s: not refused' % what)
+
+
+def main():
+    program, steps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    torch.manual_seed(0)
+    model = GPT(VOCAB, SEQ)
+    reference = copy.deepcopy(model)
+    gen = torch.Generator().manual_seed(1)
+    batches = [(torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen),
+                torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen)) for _ in range(steps)]
+    x0, y0 = batches[0]
+    rng = torch.get_rng_state()
+    step = remat_torch.compile(model, x0, y0, budget='60%', time_limit=2,
+                               remat_plan=program)
+    good = check(torch.equal(rng, torch.get_rng_state()),
+                 'compile leaves the RNG state as it was')
+    good &= check(step.predicted_cost > 1.0 and len(step.plan.statements) > 0,
+                  'compiled at 60%%: %d statements, predicted cost %.3fx, peak %d bytes'
+                  % (len(step.plan.statements), step.predicted_cost, step.predicted_peak))
+
+    losses = []
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    torch.manual_seed(5)
+    for x, y in batches:
+        opt.zero_grad()
+        losses.append(step(x, y))
+        opt.step()
+    opt = torch.optim.Adam(reference.parameters(), lr=1e-3)
+    torch.manual_seed(5)
+    same = True
+    for (x, y), loss in zip(batches, losses):
+        opt.zero_grad()
+        out = reference(x)
+        ref = F.cross_entropy(out.reshape(-1, VOCAB), y.reshape(-1))
+        ref.backward()
+        opt.step()
+        same &= bitwise_equal(loss, ref.detach())
+    good &= check(same, '%d Adam steps: losses identical to loss.backward() training' % steps)
+    good &= check(all(bitwise_equal(p, q) for p, q in
+                      zip(model.parameters(), reference.parameters())),
+                  '%d Adam steps: parameters identical' % steps)
+
+    good &= refused('a batch of another shape',
+                    lambda: step(x0[:, :SEQ // 2], y0[:, :SEQ // 2]), ValueError)
+    good &= refused('no budget', lambda: remat_torch.compile(model, x0, y0))
+    good &= refused('a graph without its plan',
+                    lambda: remat_torch.compile(model, x0, y0, graph='g.xml'))
+    good &= refused('a budget below the smallest possible',
+                    lambda: remat_torch.compile(model, x0, y0, budget='1K',
+                                                remat_plan=program))
+    good &= refused('a plan larger than the device',
+                    lambda: remat_torch.compile(model, x0, y0, budget='100%',
+                                                device_memory=1000, remat_plan=program))
+    return 0 if good else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
