@@ -189,6 +189,20 @@ else
 	fail "smallcnn: second export failed"
 fi
 
+# A shapes-only export (fake tensors, the roofline cost model) is the real
+# export's graph but for the costs: the same nodes, sizes and edges.
+if [ -s "$TMP/smallcnn.xml" ] && "$PY" "$EXPORT" --model smallcnn --batch 2 --size 16 \
+    --shapes-only --cost-model roofline:h100 -o "$TMP/fake.xml" 2>"$TMP/err"; then
+	mask() { sed -e 's|<data key="cost">[^<]*</data>|COST|' -e '/<data key="costmodel">/d' "$1"; }
+	mask "$TMP/smallcnn.xml" >"$TMP/a"
+	mask "$TMP/fake.xml" >"$TMP/b"
+	cmp -s "$TMP/a" "$TMP/b" && grep -q '<data key="costmodel">roofline:h100</data>' "$TMP/fake.xml" &&
+	    pass "smallcnn: a shapes-only export gives the real export's graph but for the costs" ||
+	    fail "smallcnn: the shapes-only export differs from the real one: $(diff "$TMP/a" "$TMP/b" | head -5)"
+else
+	fail "smallcnn: shapes-only export failed: $(tail -1 "$TMP/err")"
+fi
+
 # User mistakes end in a one-line message (after any progress lines), with
 # no traceback and a non-zero exit.
 mistake() {
@@ -241,6 +255,8 @@ mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
     --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
 cd "$OLDPWD" || exit 1
 mistake "fp16 autocast on the CPU" "$EXPORT" --model gpt --autocast fp16 -o "$TMP/x.xml"
+mistake "shapes only without a cost model" "$EXPORT" --model gpt --shapes-only -o "$TMP/x.xml"
+mistake "unknown accelerator" "$EXPORT" --model gpt --cost-model roofline:tpu -o "$TMP/x.xml"
 [ -e "$TMP/x.xml" ] && fail "a failed export left $TMP/x.xml" ||
     pass "a failed export leaves no file"
 if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then

@@ -21,7 +21,7 @@ fi
 [ -f Makefile ] || ./configure
 make -j"$(nproc)"
 echo
-echo "$ ./remat-plan --graph graphs/unet-3.xml --budget 70% --time-limit 20 -o unet-3-plan.xml"
-./remat-plan --graph graphs/unet-3.xml --budget 70% --time-limit 20 -o unet-3-plan.xml
+echo "$ ./remat-plan --graph graphs/unet.xml --budget 16G --time-limit 10 -o unet-plan.xml"
+./remat-plan --graph graphs/unet.xml --budget 16G --time-limit 10 -o unet-plan.xml
 echo
-echo "plan written to unet-3-plan.xml; run the tests with: make check"
+echo "plan written to unet-plan.xml; run the tests with: make check"

@@ -153,12 +153,12 @@ def spec_from_args(args, recorded=None):
 
 def check_spec(spec, recorded, path, warn):
     """The spec must describe the step the graph file at path records
-    (recorded: its graph attributes).  The device and the PyTorch version
-    may differ: they change costs, not the graph; another PyTorch version is
-    passed to warn(message)."""
+    (recorded: its graph attributes).  The device, the cost model and the
+    PyTorch version may differ: they change costs, not the graph; another
+    PyTorch version is passed to warn(message)."""
     for key, value in spec.attributes().items():
         known = recorded.get(key)
-        if known is None or key == 'device':
+        if known is None or key in ('device', 'cost_model'):
             continue
         if key == 'torch_version':
             if known != value:

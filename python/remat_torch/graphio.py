@@ -35,6 +35,7 @@ KEYS = [
     ('classdim', 'graph', 'class_dim', 'string', None),
     ('loss', 'graph', 'loss', 'string', None),
     ('autocast', 'graph', 'autocast', 'string', None),
+    ('costmodel', 'graph', 'cost_model', 'string', None),
 ]
 KEY_ID = {name: kid for kid, _, name, _, _ in KEYS}
 

@@ -119,6 +119,8 @@ class GPT(nn.Module):
         self.blocks = nn.ModuleList(GPTBlock(width, heads, dropout)
                                     for _ in range(layers))
         self.ln = nn.LayerNorm(width)
+        for emb in (self.tok, self.pos):    # small, as GPT-2 initializes them
+            nn.init.normal_(emb.weight, std=0.02)
 
     def forward(self, idx):
         t = idx.shape[1]

@@ -104,6 +104,7 @@ class Step:
 
     def __init__(self, model, problem, joint, plan, graph_file, process_group=None):
         self.model = model
+        self._joint = joint
         self.plan = plan
         self.graph_file = graph_file
         self.predicted_peak = predicted_peak(graph_file, plan)
@@ -123,6 +124,16 @@ class Step:
         cost = sum(f.cost[node] for what, node, _ in self.plan.statements
                    if what == 'compute')
         return cost / base if base else 1.0
+
+    def measure_peak(self):
+        """Runs the plan once in execute.py's measuring interpreter, on the
+        example batch with the current parameters (buffers copied, results
+        dropped, the RNG state left alone), and returns the peak of live
+        tensor bytes it measured: the figure predicted_peak predicts."""
+        from .execute import run_plan
+        devices = [torch.cuda.current_device()] if self._joint.device == 'cuda' else []
+        with torch.random.fork_rng(devices=devices):
+            return run_plan(self._joint, self.plan, measure=True)[2]
 
     def __call__(self, x, y):
         for what, t, (shape, dtype, device) in zip(('input', 'labels'), (x, y),
@@ -166,7 +177,7 @@ def all_reduce_gradients(params, group):
 
 
 def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
-            strategy=None, time_limit=None, classes_last=None, autocast=None, workdir=None,
+            strategy=None, time_limit=10, classes_last=None, autocast=None, workdir=None,
             process_group=None, device_memory=None, remat_plan=None, progress=None):
     """A Step for training model on batches like (x, y) within budget.
 
@@ -178,7 +189,8 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
     graph, plan  a graph and plan written before for this model and batch
                  shape: used instead of planning
     strategy, time_limit
-                 remat-plan's --strategy and --time-limit
+                 remat-plan's --strategy and --time-limit (default 10 s:
+                 remat-plan then ends within 22 s; None: its own default)
     autocast     'bf16' or 'fp16': the forward pass runs under torch.autocast
                  (traced so: the step needs no autocast context)
     workdir      where the graph and plan are written (default: a

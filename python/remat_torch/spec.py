@@ -23,6 +23,8 @@ class ModelSpec:
     #                            'last'; default 'last' for integer inputs
     loss: str = None           # 'pkg.mod:fn', instead of cross-entropy
     autocast: str = None       # 'bf16' or 'fp16': mixed precision
+    shapes_only: bool = False  # trace on fake tensors: no memory, no profile
+    cost_model: str = None     # None: profiled; 'roofline:NAME'
 
     def dtype(self):
         """The torch dtype of the input batch."""
@@ -82,4 +84,6 @@ class ModelSpec:
             attrs['loss'] = self.loss
         if self.autocast:
             attrs['autocast'] = self.autocast
+        if self.cost_model:
+            attrs['cost_model'] = self.cost_model
         return attrs

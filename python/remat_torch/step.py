@@ -109,7 +109,7 @@ def build_problem(spec):
     with torch.no_grad(), torch.random.fork_rng(devices=rng_devices(spec.device)), \
             autocast(spec):
         try:
-            out = copy.deepcopy(model)(x)
+            out = _shapes_forward(model, x) if spec.shapes_only else copy.deepcopy(model)(x)
         except UserError:
             raise
         except Exception as e:
@@ -127,6 +127,22 @@ def build_problem(spec):
         spec.num_classes = classes
     y = torch.randint(0, spec.num_classes, shape, generator=gen).to(spec.device)
     return make_problem(spec, model, x, y, loss_function(spec))
+
+
+def _shapes_forward(model, x):
+    """The model's output on x, computed on fake tensors: shapes and
+    dtypes only, no memory."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.nn.utils import stateless
+
+    from . import fakeops
+    fakeops.register()
+    mode = FakeTensorMode()
+    state = {n: mode.from_tensor(t) for n, t in
+             list(model.named_parameters()) + list(model.named_buffers())}
+    fake_x = mode.from_tensor(x)
+    with mode:
+        return stateless.functional_call(model, state, (fake_x,))
 
 
 def make_problem(spec, model, x, y, loss_fn):

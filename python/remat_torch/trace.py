@@ -89,6 +89,7 @@ import torch.nn as nn
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.nn.utils import stateless
 
+from . import fakeops
 from .coarsen import coarsen
 from .device import autocast, get_rng
 from .errors import UserError, first_line
@@ -117,8 +118,9 @@ def trace_graph(problem, progress=None):
         coarsen(graph, problem.spec.coarsen)
         say('coarsened %d operator nodes to %d at module depth %d'
             % (before, len(graph.nodes), problem.spec.coarsen))
-    graph.traced_results = results(graph, lambda g: graph.env, graph.env)
-    graph.traced_buffers = [graph.env[ph] for ph in graph.buffer_placeholders()]
+    if not problem.spec.shapes_only:    # fake tensors have no values to compare
+        graph.traced_results = results(graph, lambda g: graph.env, graph.env)
+        graph.traced_buffers = [graph.env[ph] for ph in graph.buffer_placeholders()]
     return graph
 
 
@@ -139,10 +141,13 @@ def trace_step(problem):
 
     params = [p.clone().requires_grad_() for p in problem.params]
     buffers = [b.clone() for b in problem.buffers]
+    if problem.spec.shapes_only:
+        fakeops.register()
     torch.manual_seed(problem.spec.seed)
     try:
         with _module_labels(model):
-            gm = make_fx(step)(params, buffers, problem.x, problem.y)
+            gm = make_fx(step, tracing_mode='fake' if problem.spec.shapes_only
+                         else 'real')(params, buffers, problem.x, problem.y)
     except UserError:
         raise
     except Exception as e:
@@ -240,6 +245,26 @@ def _separate_results(gm):
     out.args = torch.fx.node.map_arg(out.args, lambda a: copies.get(a, a))
 
 
+# Operators that write graph inputs without saying so in their schema, and
+# the positions of the arguments they write: batch normalization in training
+# updates the running statistics.  On real tensors the analysis finds them by
+# comparing values; on fake tensors it has only this list.
+_HIDDEN_WRITES = {'native_batch_norm': (3, 4), 'cudnn_batch_norm': (3, 4),
+                  'miopen_batch_norm': (3, 4)}
+
+
+def _known_hidden_writes(n):
+    """The fx nodes of the graph inputs operator n writes without saying so."""
+    if not isinstance(n.target, torch._ops.OpOverload):
+        return set()
+    where = _HIDDEN_WRITES.get(n.target.overloadpacket.__name__, ())
+    training = n.args[5] if len(n.args) > 5 else n.kwargs.get('training', False)
+    if not where or not training:
+        return set()
+    return {n.args[i] for i in where
+            if i < len(n.args) and isinstance(n.args[i], torch.fx.Node)}
+
+
 def _is_random(op):
     return (isinstance(op, torch._ops.OpOverload)
             and torch.Tag.nondeterministic_seeded in op.tags)
@@ -262,6 +287,11 @@ class _Analysis:
         if len(inputs) != len(graph.placeholders):
             raise UserError('internal: %d graph inputs for %d placeholders'
                             % (len(inputs), len(graph.placeholders)))
+        self.fake = None
+        if graph.problem.spec.shapes_only:
+            from torch._subclasses.fake_tensor import FakeTensorMode
+            self.fake = FakeTensorMode()
+            inputs = [self.fake.from_tensor(v) for v in inputs]
         for ph, value in zip(graph.placeholders, inputs):
             env[ph] = value
             kind[ph] = 'input'
@@ -270,7 +300,7 @@ class _Analysis:
                 graph.fixed[key] = nbytes
         graph.fixed_mem = sum(graph.fixed.values())
         torch.manual_seed(graph.problem.spec.seed)
-        with torch.no_grad():
+        with torch.no_grad(), (self.fake or contextlib.nullcontext()):
             for n in calls:
                 self._step(n)
 
@@ -296,7 +326,7 @@ class _Analysis:
                 group = self._fuse(n, {graph.group[r] for r in roots}, mutated)
         args = torch.fx.node.map_arg(n.args, lambda a: env[a])
         kwargs = torch.fx.node.map_arg(n.kwargs, lambda a: env[a])
-        watched = {} if mutated else {
+        watched = {} if mutated or self.fake else {
             a: env[a].clone() for a in n.all_input_nodes
             if isinstance(env[a], torch.Tensor)
             and storage_key(env[a]) in graph.fixed}
@@ -306,7 +336,10 @@ class _Analysis:
         except Exception as e:
             raise UserError('running %s (%s) failed: %s'
                             % (n.name, op_name(n.target), first_line(e)))
-        hidden = {a for a, before in watched.items() if not torch.equal(before, env[a])}
+        if self.fake:    # no values to compare: the operators known to do it
+            hidden = _known_hidden_writes(n) if not mutated else set()
+        else:
+            hidden = {a for a, before in watched.items() if not torch.equal(before, env[a])}
         env[n] = value
         if group is None:
             if self._is_view(n, value):
