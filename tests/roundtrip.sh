@@ -118,6 +118,20 @@ EOF
 	done
 done
 
+# Training a model with BatchNorm by a plan: running statistics updated once
+# per step, as in ordinary training.
+if [ -s "$TMP/smallcnn.xml" ] &&
+    "$RP" --graph "$TMP/smallcnn.xml" --budget 60% -s dtr -o "$TMP/sc-plan.xml" >/dev/null 2>&1; then
+	"$PY" "$EXEC" --graph "$TMP/smallcnn.xml" --plan "$TMP/sc-plan.xml" --steps 2 \
+	    --repeat 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ "$rc" = 0 ] && grep -q '^training: 2 steps: losses and parameters identical;' "$TMP/out" &&
+	    pass "smallcnn dtr 60%: 2 training steps, losses, parameters and BatchNorm statistics identical" ||
+	    fail "smallcnn dtr 60%: training by the plan: exit $rc: $(tail -2 "$TMP/out") $(tail -1 "$TMP/err")"
+else
+	fail "smallcnn: no dtr plan at 60% to train with"
+fi
+
 # Training by a plan.  The GPT-style model (integer token inputs, a loss per
 # token, bf16 autocast) planned at 60%: remat-exec checks one step, then
 # trains 3 SGD steps by the plan and by loss.backward() side by side; both
@@ -174,6 +188,13 @@ while read -r line; do
 	esac
 done <"$TMP/out"
 [ "$rc" = 0 ] && grep -q '^ok - ' "$TMP/out" || fail "tests/compile.py exited $rc: $(tail -3 "$TMP/err")"
+# The README's walkthrough script, 3 steps instead of 50.
+"$PY" "$SRC/examples/train-gpt.py" 3 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 0 ] && grep -q '^losses identical, parameters identical after 3 steps$' "$TMP/out" &&
+    grep -q '^peak live bytes: measured \([0-9]*\), predicted \1$' "$TMP/out" &&
+    pass "examples/train-gpt.py: 3 steps identical to ordinary training, peak as predicted" ||
+    fail "examples/train-gpt.py exited $rc: $(cat "$TMP/out") $(tail -3 "$TMP/err")"
 
 # The exported graph is the same from run to run but for the measured costs.
 g=$TMP/smallcnn.xml

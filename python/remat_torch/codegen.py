@@ -28,6 +28,7 @@ import math
 
 import torch
 
+from .device import set_rng
 from .errors import UserError
 from .graph import written_nodes
 
@@ -106,12 +107,18 @@ def check_random_order(graph, plan):
                         'ordinary step draws' % (order[0].name, seen[0].name))
 
 
-def generate(graph, plan, name='plan_step'):
+def generate(graph, plan, name='plan_step', replay_rng=False):
     """(source, function) of the straight-line step of plan on graph (a
     graph.JointGraph).  Invalid plans are refused with a UserError, as
-    execute.run_plan would refuse them."""
-    check_random_order(graph, plan)
+    execute.run_plan would refuse them.  replay_rng: restore the RNG state
+    the analysis run recorded before each random operator, as the
+    interpreter does (the same numbers every run, in any order), instead of
+    drawing in traced order."""
+    if not replay_rng:
+        check_random_order(graph, plan)
     em = _Emitter()
+    set_rng_state = em.constant(set_rng, 'rng')
+    device = repr(graph.device)
     inputs = {ph: 'a%d' % i for i, ph in enumerate(graph.placeholders)}
     regs = {}           # plan register -> (OpNode, {member: variable})
     holders = {}        # OpNode -> its live registers
@@ -146,6 +153,9 @@ def generate(graph, plan, name='plan_step'):
 
         again = g in computed
         for i, m in enumerate(g.members):
+            if replay_rng and m in g.rng_states:
+                em.line('%s(%s, %s)' % (set_rng_state, device,
+                                        em.constant(g.rng_states[m], 'state')))
             scratch = ()
             if again:
                 scratch = g.hidden_writes.get(m, set())
