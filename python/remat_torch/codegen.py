@@ -135,7 +135,9 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
         counter[0] += 1
         k = counter[0]
         local = {}          # member -> variable while computing
-        views = {}          # view fx node -> temporary variable
+        views = {}          # view fx node -> temporary variable, for one
+        #                     operator (as the interpreter rebuilds them, so
+        #                     that no view outlives its use and holds a base)
 
         def name_of(a):
             kind = graph.kind[a]
@@ -162,9 +164,11 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
                 if g.updates_input:
                     scratch = set(written_nodes(m))
             var = 't%d_%d' % (k, i)
+            views.clear()
             em.line('%s = %s' % (var, _call(em, m, name_of, scratch)))
             local[m] = var
-            dropped = [local.pop(d) for d in g.drop_after.get(i, ())]
+            dropped = list(views.values())
+            dropped += [local.pop(d) for d in g.drop_after.get(i, ())]
             if dropped:
                 em.line('del %s' % ', '.join(dropped))
         kept = {}
@@ -177,7 +181,7 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
                          for i in range(g.arity[m])]
                 em.line('%s = (%s,)' % (var, ', '.join(parts)))
             kept[m] = var
-        garbage = list(local.values()) + list(views.values())
+        garbage = list(local.values())
         if garbage:
             em.line('del %s' % ', '.join(garbage))
         computed.add(g)
