@@ -4,15 +4,15 @@
 # and shapes-only with --cost-model roofline:h100.  The graphs must be the
 # same but for the costs.  The table gives the Spearman rank correlation of
 # the node costs, and how the two plans compare: each graph is planned at
-# PCT% (default 60, every strategy, -t 5), and both plans are costed on the
+# PCT% (default 70, every strategy, -t 5), and both plans are costed on the
 # profiled graph (remat-plan --check), so "roofline plan / profile plan" is
 # what planning with the model instead of a profile costs on this machine.
 # Usage: bench/costmodel.sh [PCT [MODEL:BATCH:SIZE ...]]
 . "$(dirname "$0")/common.sh"
 py=/usr/bin/python3
-pct=${1:-60}
-shift 2>/dev/null || true
-models=${*:-"resnet18:8:64 mobilenet_v2:8:64 smallunet:4:96 gpt:16:128"}
+pct=${1:-70}
+[ $# -gt 0 ] && shift
+models=${*:-"resnet18:16:112 mobilenet_v2:8:64 smallunet:4:96 gpt:16:128"}
 echo "| model | nodes | same graph | Spearman | profile plan | roofline plan | roofline plan / profile plan |"
 echo "|---|---:|---|---:|---:|---:|---:|"
 for m in $models; do
