@@ -30,6 +30,7 @@ import torch
 
 from .device import set_rng
 from .errors import UserError
+from .execute import compute_target
 from .graph import written_nodes
 
 
@@ -197,15 +198,7 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
             if kept:
                 em.line('del %s' % ', '.join(kept.values()))
             continue
-        g = graph.by_name.get(node)
-        if g is None:
-            raise UserError('plan computes %r, which is not a node of the graph' % node)
-        if reg in regs:
-            raise UserError('plan computes %s into register %r, which is still live'
-                            % (node, reg))
-        if g in computed and not g.recompute:
-            raise UserError('plan computes %s (recompute=false) twice' % node)
-        emit_compute(g, reg)
+        emit_compute(compute_target(graph, node, reg, regs, computed), reg)
 
     # The results, read from the registers still live.
     counter[0] += 1

@@ -77,6 +77,21 @@ def results(graph, fetch, inputs):
             for r in graph.returns]
 
 
+def compute_target(graph, node, reg, live, computed):
+    """The OpNode a plan's 'compute node into reg' statement computes,
+    given the live registers and the nodes computed so far; an invalid
+    statement is a UserError."""
+    g = graph.by_name.get(node)
+    if g is None:
+        raise UserError('plan computes %r, which is not a node of the graph' % node)
+    if reg in live:
+        raise UserError('plan computes %s into register %r, which is still live'
+                        % (node, reg))
+    if g in computed and not g.recompute:
+        raise UserError('plan computes %s (recompute=false) twice' % node)
+    return g
+
+
 def run_plan(graph, plan, measure):
     """Interprets the plan (graphio.Plan).  Returns (results [loss, *grads],
     graph inputs after the step, measured peak or None, seconds)."""
@@ -115,14 +130,7 @@ def run_plan(graph, plan, measure):
                                 del refs[key]
                 del value
                 continue
-            g = graph.by_name.get(node)
-            if g is None:
-                raise UserError('plan computes %r, which is not a node of the graph' % node)
-            if reg in regs:
-                raise UserError('plan computes %s into register %r, which is still live'
-                                % (node, reg))
-            if g in computed and not g.recompute:
-                raise UserError('plan computes %s (recompute=false) twice' % node)
+            g = compute_target(graph, node, reg, regs, computed)
             current[0] = node
             value, inner = compute(graph, g, fetch, inputs, again=g in computed,
                                    exclude=(fixed.keys() | refs.keys()) if measure

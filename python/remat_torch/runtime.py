@@ -32,7 +32,7 @@ import torch
 import torch.nn as nn
 
 from .codegen import generate
-from .device import setup_torch
+from .device import rng_devices, setup_torch
 from .errors import UserError
 from .execute import check_match, predicted_peak
 from .graphio import GraphFile, Plan, write_graph
@@ -131,8 +131,7 @@ class Step:
         dropped, the RNG state left alone), and returns the peak of live
         tensor bytes it measured: the figure predicted_peak predicts."""
         from .execute import run_plan
-        devices = [torch.cuda.current_device()] if self._joint.device == 'cuda' else []
-        with torch.random.fork_rng(devices=devices):
+        with torch.random.fork_rng(devices=rng_devices(self._joint.device)):
             return run_plan(self._joint, self.plan, measure=True)[2]
 
     def __call__(self, x, y):
@@ -221,8 +220,7 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
                      input_dtype=str(x.dtype).replace('torch.', ''),
                      class_dim='last' if classes_last else '1', autocast=autocast)
     problem = make_problem(spec, model, x, y, loss_fn or cross_entropy(classes_last))
-    with torch.random.fork_rng(devices=[torch.cuda.current_device()]
-                               if device == 'cuda' else []):
+    with torch.random.fork_rng(devices=rng_devices(device)):
         joint = trace_graph(problem, say)
         tmp = None
         try:
@@ -273,8 +271,7 @@ def train_side_by_side(problem, joint, plan, graph_file, steps, lr=0.01, momentu
     step = Step(models[0], problem, joint, plan, graph_file)
     opts = [torch.optim.SGD(m.parameters(), lr=lr, momentum=momentum) for m in models]
     gen = torch.Generator().manual_seed(spec.seed + 2)
-    with torch.random.fork_rng(devices=[torch.cuda.current_device()]
-                               if spec.device == 'cuda' else []):
+    with torch.random.fork_rng(devices=rng_devices(spec.device)):
         torch.manual_seed(spec.seed)
         rng = [get_rng(spec.device)] * 2
         record = []

@@ -76,6 +76,16 @@ Layers.  While tracing, each operator the forward pass of a submodule runs
 is labelled with that module's qualified name; --coarsen merges the nodes of
 a layer with it (coarsen.py).
 
+Shapes only.  With spec.shapes_only the step is traced and analysed on fake
+tensors (FakeTensorMode): every operator yields an output of the right
+shape, dtype and storage, with no memory and no computation.  Storage
+ownership is found the same way (a fake storage is told apart by its
+object); the writes to graph inputs that the analysis would find by
+comparing values come from a list instead (_HIDDEN_WRITES); operators
+without a shape function in this PyTorch get one from fakeops.py.  The
+graph is the one a real trace gives; its costs must then come from a cost
+model (costmodel.py).
+
 Node ids are the fx node names, which make_fx assigns deterministically for a
 given model, seed and input shape, so the executor re-traces the model and
 finds the same ids.
