@@ -5,6 +5,8 @@ costs the memory and time a shapes-only trace is there to avoid.  Each is
 registered only where PyTorch has no Meta kernel of its own; outputs are
 contiguous, as the CPU and CUDA kernels return them."""
 
+import contextlib
+
 import torch
 
 _LIBRARY = None
@@ -42,3 +44,30 @@ def register():
     for name, kernel in _KERNELS.items():
         if not torch._C._dispatch_has_kernel_for_dispatch_key('aten::' + name, 'Meta'):
             _LIBRARY.impl(name, kernel)
+
+
+@contextlib.contextmanager
+def fallbacks_reported(say):
+    """Within it, operators that fake tensors run on zero-filled real
+    tensors for want of a shape function are counted; at its end say(text)
+    hears which, if any (their memory and time were spent)."""
+    import torch._subclasses.fake_tensor as fake_tensor
+    original = getattr(fake_tensor, 'run_fallback_kernel', None)
+    if original is None:        # another PyTorch: nothing to watch
+        yield
+        return
+    seen = {}
+
+    def counted(fake_mode, func, *args, **kwargs):
+        seen[str(func)] = seen.get(str(func), 0) + 1
+        return original(fake_mode, func, *args, **kwargs)
+    fake_tensor.run_fallback_kernel = counted
+    try:
+        yield
+    finally:
+        fake_tensor.run_fallback_kernel = original
+        if seen:
+            say('warning: %d operator calls have no shape function in PyTorch %s and '
+                'ran their real kernels on zero-filled tensors (memory and time spent): %s'
+                % (sum(seen.values()), torch.__version__,
+                   ', '.join('%s (%d)' % kv for kv in sorted(seen.items()))))

@@ -114,13 +114,16 @@ def trace_graph(problem, progress=None):
     analysis run's values stay in graph.env, for profiling, until
     graph.release().  progress(message) hears what it is doing."""
     say = progress or (lambda msg: None)
-    say('tracing one training step of %s' % problem.spec.name())
-    gm = trace_step(problem)
-    _separate_results(gm)
-    graph = JointGraph(problem, gm)
-    calls = graph.calls
-    say('analysing %d operators' % len(calls))
-    _Analysis(graph).run(calls)
+    say('tracing one training step of %s%s' % (problem.spec.name(), ' (shapes only)'
+                                                if problem.spec.shapes_only else ''))
+    with (fakeops.fallbacks_reported(say) if problem.spec.shapes_only
+          else contextlib.nullcontext()):
+        gm = trace_step(problem)
+        _separate_results(gm)
+        graph = JointGraph(problem, gm)
+        calls = graph.calls
+        say('analysing %d operators' % len(calls))
+        _Analysis(graph).run(calls)
     _keep(graph)
     graph.settle()
     if problem.spec.coarsen:
