@@ -1,8 +1,10 @@
 """remat_torch.compile as a user calls it: the built-in GPT-style model is
 compiled for a budget (traced, profiled and planned by remat-plan), then
 trained STEPS steps with Adam by the compiled step and, on a copy, by
-loss.backward(), on the same batches from the same RNG state.  Losses and
-parameters must be bitwise equal; the misuses below must be refused with
+loss.backward(), on the same batches from the same RNG state; then
+compiled again from a shapes-only trace with the roofline cost model and
+trained with SGD.  Losses and parameters must be bitwise equal and the
+measured peaks the predicted ones; the misuses below must be refused with
 a message.  Prints TAP-like lines 'ok - ...' / 'not ok - ...'.
 
   python3 tests/compile.py REMAT_PLAN [STEPS]"""
@@ -74,9 +76,46 @@ def main():
                       zip(model.parameters(), reference.parameters())),
                   '%d Adam steps: parameters identical' % steps)
 
+    good &= check(step.measure_peak() == step.predicted_peak,
+                  'the measured peak is the predicted one')
+
+    # Planned without running the step: a shapes-only trace and the
+    # roofline cost model; training by that plan is still exact.
+    torch.manual_seed(0)
+    model2 = GPT(VOCAB, SEQ)
+    reference2 = copy.deepcopy(model2)
+    step2 = remat_torch.compile(model2, x0, y0, budget='60%', time_limit=2,
+                                cost_model='roofline:h100', remat_plan=program)
+    opt2 = torch.optim.SGD(model2.parameters(), lr=0.1)
+    ropt2 = torch.optim.SGD(reference2.parameters(), lr=0.1)
+    same = True
+    for x, y in batches:
+        torch.manual_seed(9)
+        opt2.zero_grad()
+        loss = step2(x, y)
+        opt2.step()
+        torch.manual_seed(9)
+        ropt2.zero_grad()
+        out = reference2(x)
+        ref = F.cross_entropy(out.reshape(-1, VOCAB), y.reshape(-1))
+        ref.backward()
+        ropt2.step()
+        same &= bitwise_equal(loss, ref.detach())
+    good &= check(same and all(bitwise_equal(p, q) for p, q in
+                               zip(model2.parameters(), reference2.parameters())),
+                  'compiled with the roofline cost model (shapes only): %d SGD steps '
+                  'identical to loss.backward() training' % steps)
+    good &= check(step2.graph_file.attrs.get('cost_model') == 'roofline:h100' and
+                  step2.measure_peak() == step2.predicted_peak,
+                  'compiled with the roofline cost model: the measured peak is the '
+                  'predicted one')
+
     good &= refused('a batch of another shape',
                     lambda: step(x0[:, :SEQ // 2], y0[:, :SEQ // 2]), ValueError)
     good &= refused('no budget', lambda: remat_torch.compile(model, x0, y0))
+    good &= refused('an unknown cost model',
+                    lambda: remat_torch.compile(model, x0, y0, budget='60%',
+                                                cost_model='roofline:tpu'))
     good &= refused('a graph without its plan',
                     lambda: remat_torch.compile(model, x0, y0, graph='g.xml'))
     good &= refused('a budget below the smallest possible',

@@ -32,6 +32,7 @@ import torch
 import torch.nn as nn
 
 from .codegen import generate
+from .costmodel import parse as parse_cost_model, roofline
 from .device import rng_devices, setup_torch
 from .errors import UserError
 from .execute import check_match, predicted_peak
@@ -177,7 +178,8 @@ def all_reduce_gradients(params, group):
 
 def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
             strategy=None, time_limit=10, classes_last=None, autocast=None, workdir=None,
-            process_group=None, device_memory=None, remat_plan=None, progress=None):
+            process_group=None, device_memory=None, cost_model=None, remat_plan=None,
+            progress=None):
     """A Step for training model on batches like (x, y) within budget.
 
     budget       remat-plan's budget: '8G', '60%' (of the step's peak without
@@ -197,6 +199,11 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
     process_group  average gradients over it (torch.distributed)
     device_memory  bytes the device may use: a plan predicted to need more
                  is refused (default: device_capacity())
+    cost_model   None: trace on real tensors and profile every node, which
+                 holds every value of one step at once; 'roofline:NAME':
+                 trace on fake tensors and cost nodes by the roofline of
+                 accelerator NAME (costmodel.py), which needs only the
+                 parameters and the batch: for a step that does not fit
     remat_plan   the remat-plan program (default: remat_plan_program())
     progress     progress(message) hears what compile does
 
@@ -210,6 +217,7 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
         raise UserError('compile: give a budget (or a graph and plan)')
     if autocast not in (None, 'bf16', 'fp16'):
         raise UserError("compile: autocast is 'bf16' or 'fp16', not %r" % (autocast,))
+    accelerator = parse_cost_model(cost_model)
     device = x.device.type
     setup_torch(device)
     if classes_last is None:
@@ -218,7 +226,9 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
     spec = ModelSpec(module='%s:%s' % (cls.__module__, cls.__qualname__),
                      input_shape=tuple(x.shape), batch=x.shape[0], device=device,
                      input_dtype=str(x.dtype).replace('torch.', ''),
-                     class_dim='last' if classes_last else '1', autocast=autocast)
+                     class_dim='last' if classes_last else '1', autocast=autocast,
+                     shapes_only=accelerator is not None,
+                     cost_model=cost_model if accelerator else None)
     problem = make_problem(spec, model, x, y, loss_fn or cross_entropy(classes_last))
     with torch.random.fork_rng(devices=rng_devices(device)):
         joint = trace_graph(problem, say)
@@ -229,7 +239,10 @@ def compile(model, x, y, budget=None, loss_fn=None, graph=None, plan=None,
                     tmp = workdir = tempfile.mkdtemp(prefix='remat-')
                 graph = os.path.join(workdir, 'graph.xml')
                 plan = os.path.join(workdir, 'plan.xml')
-                profile(joint, 3, say)
+                if accelerator:
+                    roofline(joint, accelerator, say)
+                else:
+                    profile(joint, 3, say)
                 joint.release()
                 write_graph(graph, joint, spec)
                 run_remat_plan(graph, plan, budget, strategy, time_limit, remat_plan, say)
