@@ -276,6 +276,13 @@ mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
     --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
 cd "$OLDPWD" || exit 1
 mistake "fp16 autocast on the CPU" "$EXPORT" --model gpt --autocast fp16 -o "$TMP/x.xml"
+"$RP" --graph "$SRC/graphs/unet.xml" --budget 16G -s chain-dp -o "$TMP/unet-plan.xml" \
+    >/dev/null 2>&1
+mistake "checking a plan for a step larger than this machine" "$EXEC" \
+    --graph "$SRC/graphs/unet.xml" --plan "$TMP/unet-plan.xml" --device-memory 20000000000
+grep -q "traces the step keeping all its values" "$TMP/err" &&
+    pass "a step larger than this machine is refused before it is traced" ||
+    fail "remat-exec on graphs/unet.xml: $(tail -1 "$TMP/err")"
 mistake "shapes only without a cost model" "$EXPORT" --model gpt --shapes-only -o "$TMP/x.xml"
 mistake "unknown accelerator" "$EXPORT" --model gpt --cost-model roofline:tpu -o "$TMP/x.xml"
 [ -e "$TMP/x.xml" ] && fail "a failed export left $TMP/x.xml" ||
