@@ -1,7 +1,7 @@
 """Train the built-in GPT-style model within 60% of its memory peak, and
 check it against ordinary training.
 
-  /usr/bin/python3 examples/train-gpt.py [STEPS]
+  /usr/bin/python3 examples/train-gpt.py [STEPS [SECONDS]]
 
 remat_torch.compile plans the step at budget='60%' (bfloat16 autocast,
 token inputs, a loss per token); the model then trains STEPS steps (default
@@ -29,6 +29,7 @@ VOCAB, BATCH, SEQ = 64, 8, 64
 
 def main():
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    limit = float(sys.argv[2]) if len(sys.argv) > 2 else 10
     torch.manual_seed(0)
     model = GPT(VOCAB, SEQ)
     reference = copy.deepcopy(model)
@@ -39,7 +40,8 @@ def main():
         return x, (x + 1) % VOCAB
     x, y = batch()
 
-    step = remat_torch.compile(model, x, y, budget='60%', autocast='bf16')
+    step = remat_torch.compile(model, x, y, budget='60%', autocast='bf16',
+                               time_limit=limit)
     print('plan (%s): budget %s bytes, %d statements, predicted cost %.3fx, '
           'predicted peak %d bytes' % (step.plan.attrs.get('strategy'),
                                        step.plan.attrs.get('budget'), len(step.plan.statements),

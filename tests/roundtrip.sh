@@ -147,7 +147,7 @@ if "$PY" "$EXPORT" --model gpt --batch 4 --size 32 --autocast bf16 -o "$g" \
 	    grep -q '<data key="autocast">bf16</data>' "$g" &&
 	    pass "gpt: the graph records int64 inputs and bf16 autocast" ||
 	    fail "gpt: the graph does not record its input dtype and autocast"
-	if "$RP" --graph "$g" --budget 60% -t 5 -o "$TMP/gpt-plan.xml" >"$TMP/rep" 2>&1; then
+	if "$RP" --graph "$g" --budget 60% -t 2 -o "$TMP/gpt-plan.xml" >"$TMP/rep" 2>&1; then
 		"$PY" "$EXEC" --graph "$g" --plan "$TMP/gpt-plan.xml" --steps 3 \
 		    --repeat 1 >"$TMP/out" 2>"$TMP/err"
 		rc=$?
@@ -189,7 +189,7 @@ while read -r line; do
 done <"$TMP/out"
 [ "$rc" = 0 ] && grep -q '^ok - ' "$TMP/out" || fail "tests/compile.py exited $rc: $(tail -3 "$TMP/err")"
 # The README's walkthrough script, 3 steps instead of 50.
-"$PY" "$SRC/examples/train-gpt.py" 3 >"$TMP/out" 2>"$TMP/err"
+"$PY" "$SRC/examples/train-gpt.py" 3 2 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && grep -q '^losses identical, parameters identical after 3 steps$' "$TMP/out" &&
     grep -q '^peak live bytes: measured \([0-9]*\), predicted \1$' "$TMP/out" &&
