@@ -36,6 +36,29 @@ def refused(what, call, error=UserError):
     return check(False, '%s: not refused' % what)
 
 
+def trained_alike(step, model, reference, optimizer, batches):
+    """Trains model by the compiled step and reference by loss.backward(),
+    each from the same RNG state, with optimizer(module) on batches.
+    (losses bitwise equal, parameters bitwise equal afterwards)."""
+    losses = {}
+    for side, module in (('plan', model), ('ordinary', reference)):
+        opt = optimizer(module)
+        torch.manual_seed(5)
+        losses[side] = []
+        for x, y in batches:
+            opt.zero_grad()
+            if side == 'plan':
+                loss = step(x, y)
+            else:
+                out = module(x)
+                loss = F.cross_entropy(out.reshape(-1, VOCAB), y.reshape(-1))
+                loss.backward()
+            opt.step()
+            losses[side].append(loss.detach())
+    return (all(bitwise_equal(a, b) for a, b in zip(losses['plan'], losses['ordinary'])),
+            all(bitwise_equal(p, q) for p, q in zip(model.parameters(), reference.parameters())))
+
+
 def main():
     program, steps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3
     torch.manual_seed(0)
@@ -54,27 +77,11 @@ def main():
                   'compiled at 60%%: %d statements, predicted cost %.3fx, peak %d bytes'
                   % (len(step.plan.statements), step.predicted_cost, step.predicted_peak))
 
-    losses = []
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-    torch.manual_seed(5)
-    for x, y in batches:
-        opt.zero_grad()
-        losses.append(step(x, y))
-        opt.step()
-    opt = torch.optim.Adam(reference.parameters(), lr=1e-3)
-    torch.manual_seed(5)
-    same = True
-    for (x, y), loss in zip(batches, losses):
-        opt.zero_grad()
-        out = reference(x)
-        ref = F.cross_entropy(out.reshape(-1, VOCAB), y.reshape(-1))
-        ref.backward()
-        opt.step()
-        same &= bitwise_equal(loss, ref.detach())
-    good &= check(same, '%d Adam steps: losses identical to loss.backward() training' % steps)
-    good &= check(all(bitwise_equal(p, q) for p, q in
-                      zip(model.parameters(), reference.parameters())),
-                  '%d Adam steps: parameters identical' % steps)
+    same_losses, same_params = trained_alike(
+        step, model, reference, lambda m: torch.optim.Adam(m.parameters(), lr=1e-3), batches)
+    good &= check(same_losses, '%d Adam steps: losses identical to loss.backward() training'
+                  % steps)
+    good &= check(same_params, '%d Adam steps: parameters identical' % steps)
 
     good &= check(step.measure_peak() == step.predicted_peak,
                   'the measured peak is the predicted one')
@@ -86,23 +93,9 @@ def main():
     reference2 = copy.deepcopy(model2)
     step2 = remat_torch.compile(model2, x0, y0, budget='60%', time_limit=2,
                                 cost_model='roofline:h100', remat_plan=program)
-    opt2 = torch.optim.SGD(model2.parameters(), lr=0.1)
-    ropt2 = torch.optim.SGD(reference2.parameters(), lr=0.1)
-    same = True
-    for x, y in batches:
-        torch.manual_seed(9)
-        opt2.zero_grad()
-        loss = step2(x, y)
-        opt2.step()
-        torch.manual_seed(9)
-        ropt2.zero_grad()
-        out = reference2(x)
-        ref = F.cross_entropy(out.reshape(-1, VOCAB), y.reshape(-1))
-        ref.backward()
-        ropt2.step()
-        same &= bitwise_equal(loss, ref.detach())
-    good &= check(same and all(bitwise_equal(p, q) for p, q in
-                               zip(model2.parameters(), reference2.parameters())),
+    same_losses, same_params = trained_alike(
+        step2, model2, reference2, lambda m: torch.optim.SGD(m.parameters(), lr=0.1), batches)
+    good &= check(same_losses and same_params,
                   'compiled with the roofline cost model (shapes only): %d SGD steps '
                   'identical to loss.backward() training' % steps)
     good &= check(step2.graph_file.attrs.get('cost_model') == 'roofline:h100' and

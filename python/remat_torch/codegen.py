@@ -14,10 +14,11 @@ statement, and so holds the same values at every point:
 
 A recomputation of a node that writes graph inputs without saying so
 (native_batch_norm's running statistics) gets scratch copies of them, so
-the statistics are updated exactly once.  Random operators are not given
-recorded RNG states: they draw from the generator as an ordinary step does,
-which needs the plan to run them in traced order (checked here; every
-frontier-advancing plan does, since a random node is computed once).
+the statistics are updated exactly once.  Random operators draw from the
+generator as an ordinary step does, which needs the plan to run them in
+traced order (checked here; every frontier-advancing plan does, since a
+random node is computed once); with replay_rng they are given the RNG
+states the analysis run recorded instead, as the interpreter gives them.
 
 generate(graph, plan) returns the function's source and the callable; the
 function takes the graph inputs in placeholder order (parameters, buffers,
@@ -132,14 +133,11 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
                             'register' % g.name)
         return regs[holders[g][-1]][1][m]
 
-    def emit_compute(g, reg):
-        counter[0] += 1
-        k = counter[0]
-        local = {}          # member -> variable while computing
-        views = {}          # view fx node -> temporary variable, for one
-        #                     operator (as the interpreter rebuilds them, so
-        #                     that no view outlives its use and holds a base)
-
+    def resolver(k, g, local, views):
+        """name_of(fx node): the variable holding its value while node g
+        computes (None: at the end), from its own members' variables
+        (local), the live registers and the inputs; a view is emitted into
+        a temporary of views (numbered by k), its bases first."""
         def name_of(a):
             kind = graph.kind[a]
             if kind == 'input':
@@ -148,25 +146,29 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
                 return local[a] if graph.group[a] is g else held_var(graph.group[a], a)
             if kind == 'fused':
                 return name_of(written_nodes(a)[0])
-            if a not in views:     # a view chain: its bases first
+            if a not in views:
                 expr = _call(em, a, name_of)
                 views[a] = 'w%d_%d' % (k, len(views))
                 em.line('%s = %s' % (views[a], expr))
             return views[a]
+        return name_of
 
+    def emit_compute(g, reg):
+        counter[0] += 1
+        k = counter[0]
+        local = {}          # member -> variable while computing
+        views = {}          # view fx node -> temporary variable, for one
+        #                     operator (as the interpreter rebuilds them, so
+        #                     that no view outlives its use and holds a base)
+        name_of = resolver(k, g, local, views)
         again = g in computed
         for i, m in enumerate(g.members):
             if replay_rng and m in g.rng_states:
                 em.line('%s(%s, %s)' % (set_rng_state, device,
                                         em.constant(g.rng_states[m], 'state')))
-            scratch = ()
-            if again:
-                scratch = g.hidden_writes.get(m, set())
-                if g.updates_input:
-                    scratch = set(written_nodes(m))
             var = 't%d_%d' % (k, i)
             views.clear()
-            em.line('%s = %s' % (var, _call(em, m, name_of, scratch)))
+            em.line('%s = %s' % (var, _call(em, m, name_of, g.scratch(m, again))))
             local[m] = var
             dropped = list(views.values())
             dropped += [local.pop(d) for d in g.drop_after.get(i, ())]
@@ -202,22 +204,7 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
 
     # The results, read from the registers still live.
     counter[0] += 1
-    k = counter[0]
-    views = {}
-
-    def result_name(a):
-        kind = graph.kind[a]
-        if kind == 'input':
-            return inputs[a]
-        if kind == 'owner':
-            return held_var(graph.group[a], a)
-        if kind == 'fused':
-            return result_name(written_nodes(a)[0])
-        if a not in views:
-            expr = _call(em, a, result_name)
-            views[a] = 'w%d_%d' % (k, len(views))
-            em.line('%s = %s' % (views[a], expr))
-        return views[a]
+    result_name = resolver(counter[0], None, {}, {})
     outs = [result_name(r) if isinstance(r, torch.fx.Node) else _literal(em, r, None)
             for r in graph.returns]
     em.line('return [%s]' % ', '.join(outs))

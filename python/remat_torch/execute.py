@@ -55,12 +55,7 @@ def compute(graph, group, fetch, inputs, again, exclude=None):
     for i, m in enumerate(group.members):
         if m in group.rng_states:
             set_rng(graph.device, group.rng_states[m])
-        scratch = ()
-        if again:
-            scratch = group.hidden_writes.get(m, set())
-            if group.updates_input:
-                scratch = set(written_nodes(m))
-        args, kwargs = _arguments(graph, m, fetch_here, inputs, scratch)
+        args, kwargs = _arguments(graph, m, fetch_here, inputs, group.scratch(m, again))
         values[m] = m.target(*args, **kwargs)
         del args, kwargs
         if exclude is not None:
@@ -175,6 +170,14 @@ def predicted_peak(file, plan):
         elif reg in live:
             total -= file.mem[live.pop(reg)]
     return peak
+
+
+def predicted_cost(file, plan):
+    """The plan's cost over the baseline (every node once), on the costs of
+    the graph file (graphio.GraphFile)."""
+    base = sum(file.cost.values())
+    cost = sum(file.cost[node] for what, node, _ in plan.statements if what == 'compute')
+    return cost / base if base else 1.0
 
 
 def check_match(graph, file):

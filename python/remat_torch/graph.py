@@ -78,6 +78,16 @@ class OpNode:
     def recompute(self):
         return not (self.rng_states or self.updates_input)
 
+    def scratch(self, member, again):
+        """The arguments of member to pass as copies: on a recomputation
+        (again), the graph inputs it writes, so that they are updated
+        exactly once, by the first computation."""
+        if not again:
+            return ()
+        if self.updates_input:
+            return set(written_nodes(member))
+        return self.hidden_writes.get(member, set())
+
     def held_values(self, values):
         """What a register keeps of the node's values ({member: value}):
         the held members, a multi-output one with None in place of the

@@ -23,19 +23,21 @@ either plans the step itself (trace, profile, write the graph, run
 remat-plan at the budget) or loads a graph and plan made before (graph=,
 plan=): the re-traced step must then be exactly the graph's."""
 
+import copy
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 
 import torch
 import torch.nn as nn
 
 from .codegen import generate
 from .costmodel import parse as parse_cost_model, roofline
-from .device import rng_devices, setup_torch
+from .device import autocast, get_rng, rng_devices, set_rng, setup_torch, synchronize
 from .errors import UserError
-from .execute import check_match, predicted_peak
+from .execute import check_match, predicted_cost, predicted_peak, run_plan
 from .graphio import GraphFile, Plan, write_graph
 from .profile import profile
 from .spec import ModelSpec
@@ -120,18 +122,13 @@ class Step:
     @property
     def predicted_cost(self):
         """The plan's cost over the baseline, on the graph's numbers."""
-        f = self.graph_file
-        base = sum(f.cost[v] for v in f.nodes)
-        cost = sum(f.cost[node] for what, node, _ in self.plan.statements
-                   if what == 'compute')
-        return cost / base if base else 1.0
+        return predicted_cost(self.graph_file, self.plan)
 
     def measure_peak(self):
         """Runs the plan once in execute.py's measuring interpreter, on the
         example batch with the current parameters (buffers copied, results
         dropped, the RNG state left alone), and returns the peak of live
         tensor bytes it measured: the figure predicted_peak predicts."""
-        from .execute import run_plan
         with torch.random.fork_rng(devices=rng_devices(self._joint.device)):
             return run_plan(self._joint, self.plan, measure=True)[2]
 
@@ -275,10 +272,6 @@ def train_side_by_side(problem, joint, plan, graph_file, steps, lr=0.01, momentu
     the machine's load affects both timings alike).  Returns a list of
     (plan loss, ordinary loss, plan seconds, ordinary seconds) per step and
     the two models."""
-    import copy
-    import time
-
-    from .device import autocast, get_rng, set_rng, synchronize
     spec = problem.spec
     models = [copy.deepcopy(problem.model) for _ in range(2)]
     step = Step(models[0], problem, joint, plan, graph_file)
