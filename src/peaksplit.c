@@ -55,11 +55,13 @@ struct ps {
 	int *noff, *nregs;	/* per node: its registers in order */
 	int64_t *smax;		/* per stage: the most memory during it */
 	int *sarg;		/* per stage: the statement where that is */
+	int *sfirst;		/* per stage: its first statement */
 	int cap_stmt, cap_reg;
 	long evals;
 	int aborted;		/* an evaluation stopped at the deadline */
 
 	int *mark, markgen, *stack;
+	int direct;		/* also the cuts to where inputs are resident */
 };
 
 static void
@@ -77,6 +79,7 @@ ps_destroy(struct ps *p)
 	free(p->nregs);
 	free(p->smax);
 	free(p->sarg);
+	free(p->sfirst);
 	free(p->mark);
 	free(p->stack);
 }
@@ -155,6 +158,7 @@ evaluate(struct ps *p, double deadline)
 		curreg[v] = -1;
 		p->smax[v] = 0;
 		p->sarg[v] = -1;
+		p->sfirst[v] = -1;
 	}
 	rdcap = 1024;
 	rdreg = rp_xmalloc(sizeof *rdreg * (size_t)rdcap);
@@ -173,6 +177,8 @@ evaluate(struct ps *p, double deadline)
 		}
 		v = st->node;
 		p->stage[i] = t;
+		if (p->sfirst[t] < 0)
+			p->sfirst[t] = i;
 		if (v == first)
 			first++;
 		during = cur + g->mem[v] + g->workspace[v];
@@ -296,7 +302,7 @@ static int
 candidates(struct ps *p, int t, struct cand **out, int *cap)
 {
 	const struct rp_graph *g = p->g;
-	int x = p->sarg[t], r, k, nc = 0, n = g->n, seen = 0;
+	int x = p->sarg[t], r, k, nc = 0, n = g->n, seen = 0, c;
 
 	for (r = 0; r < p->plan.nregs; r++) {
 		int v, prev = -1, next = -1, a, b;
@@ -346,6 +352,25 @@ candidates(struct ps *p, int t, struct cand **out, int *cap)
 			(*out)[nc].score *= 1.01;
 			nc++;
 		}
+		/* Or recomputed in the first stage after the peak where its
+		 * inputs are all resident, and kept from there: no cascade. */
+		for (c = t + 2; p->direct && c < b; c++) {
+			int j, ok = p->sfirst[c] >= 0;
+			for (j = g->pred_off[v]; ok && j < g->pred_off[v + 1]; j++)
+				ok = live_at(p, g->pred[j], p->sfirst[c]);
+			if (ok)
+				break;
+		}
+		if (p->direct && c < b) {
+			rp_grow(out, cap, nc + 1, sizeof **out);
+			(*out)[nc].c.v = v;
+			(*out)[nc].c.a = a;
+			(*out)[nc].c.b = c;
+			(*out)[nc].c.gain = 0;
+			(*out)[nc].score = recompute_cost(p, v, p->sfirst[c]) /
+			    (double)g->mem[v];
+			nc++;
+		}
 	}
 	if (nc > 1)
 		qsort(*out, (size_t)nc, sizeof **out, cmp_cand);
@@ -367,9 +392,12 @@ cmp_cut_gain(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
-static int
-peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
-    struct rp_plan *plan, char **note, double *bound, char **cause)
+/* One greedy descent, with or without the cuts that recompute a value
+ * where its inputs are resident (direct), by deadline (<= 0: none). The
+ * plan is left empty where none fits. */
+static void
+split(const struct rp_problem *pb, int direct, double deadline,
+    struct rp_plan *plan, char **note)
 {
 	const struct rp_graph *g = pb->g;
 	struct ps p;
@@ -380,16 +408,15 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct rp_retain *save = NULL;
 
 	t = 0;
-
-	(void)bound;
-	(void)cause;
 	memset(&p, 0, sizeof p);
 	p.pb = pb;
 	p.g = g;
-	p.deadline = ctx->deadline;
+	p.direct = direct;
+	p.deadline = deadline;
 	rp_plan_init(&p.plan);
 	p.smax = rp_xmalloc(sizeof *p.smax * (size_t)g->n);
 	p.sarg = rp_xmalloc(sizeof *p.sarg * (size_t)g->n);
+	p.sfirst = rp_xmalloc(sizeof *p.sfirst * (size_t)g->n);
 	p.noff = rp_xmalloc(sizeof *p.noff * ((size_t)g->n + 1));
 	p.mark = rp_xcalloc((size_t)g->n, sizeof *p.mark);
 	p.stack = rp_xmalloc(sizeof *p.stack * (size_t)g->n);
@@ -486,7 +513,7 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 	if (p.excess == 0) {
 		rp_plan_move(plan, &p.plan);
-		*note = rp_polish(pb, plan, ctx->deadline, rp_xasprintf("%d "
+		*note = rp_polish(pb, plan, deadline, rp_xasprintf("%d "
 		    "cuts, %d undone, %ld plans replayed", ncuts, nundone,
 		    p.evals));
 	} else if (timeout)
@@ -501,7 +528,45 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	free(cs);
 	free(cuts);
 	ps_destroy(&p);
-	return 0;
+}
+
+/* The descent is greedy, and where it ends depends on the cuts it may
+ * make: with the direct cuts it goes further on most graphs, but not on
+ * all (bench/real-results.md), so it runs with and without them, each
+ * with half the time left, and the cheaper plan that fits is kept. */
+static int
+peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
+{
+	struct rp_best best;
+	double half = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
+	    rp_now()) / 2 : 0;
+	int direct, rc = 0;
+
+	(void)bound;
+	rp_best_init(&best);
+	for (direct = 1; direct >= 0 && rc == 0; direct--) {
+		struct rp_plan p;
+		char *n = NULL;
+		rp_plan_init(&p);
+		split(pb, direct, direct ? half : ctx->deadline, &p, &n);
+		if (p.len > 0)
+			rc = rp_best_offer(&best, pb, &p, n, cause);
+		else {
+			rp_plan_destroy(&p);
+			if (*note == NULL)
+				*note = n;	/* why the first found none */
+			else
+				free(n);
+		}
+	}
+	if (rc == 0 && best.have) {
+		free(*note);
+		*note = NULL;
+		rp_best_take(&best, plan, note);
+	}
+	rp_best_destroy(&best);
+	return rc;
 }
 
 const struct rp_strategy rp_strategy_peak_split = {
