@@ -3,10 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 #include "units.h"
+#include "util.h"
 
 /* Prints s as a JSON string literal. */
 static void
@@ -204,7 +206,7 @@ json_head(FILE *f, const struct rp_problem *pb)
 /* The comparison as CSV: one row per strategy, then the bound's. */
 static void
 report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
-    int n, int picked, double lb)
+    int n, int picked, double lb, int lbst)
 {
 	int i, ratio = isfinite(lb);
 
@@ -231,7 +233,15 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	if (isinf(lb))
 		fprintf(f, "lower bound,infeasible,,,,%lld,,,no,"
 		    "no frontier-advancing plan fits,\n", (long long)pb->budget);
-	else if (!isnan(lb))
+	else if (!isnan(lb) && lbst >= 0) {
+		char *w = rp_xasprintf("frontier-advancing plans (the memory of "
+		    "stage '%s')", pb->g->id[lbst]);
+		fprintf(f, "lower bound,bound,%.10g,,,%lld,,,no,", lb,
+		    (long long)pb->budget);
+		csv_str(f, w);
+		fprintf(f, ",\n");
+		free(w);
+	} else if (!isnan(lb))
 		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,%s,\n", lb, "",
 		    (long long)pb->budget, lb <= pb->baseline ?
 		    "every plan (the baseline)" : "frontier-advancing plans");
@@ -240,7 +250,7 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 /* The comparison as one JSON object. */
 static void
 report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
-    int n, int picked, double lb)
+    int n, int picked, double lb, int lbst)
 {
 	int i;
 
@@ -272,6 +282,10 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	if (isfinite(lb))
 		fprintf(f, ",\"lower_bound_holds_for\":\"%s\"", lb <=
 		    pb->baseline ? "every plan" : "frontier-advancing plans");
+	if (isfinite(lb) && lbst >= 0) {
+		fprintf(f, ",\"lower_bound_stage\":");
+		json_str_or_null(f, pb->g->id[lbst]);
+	}
 	fprintf(f, ",\"picked\":");
 	json_str_or_null(f, picked >= 0 ? res[picked].strategy->name : NULL);
 	fprintf(f, "}\n");
@@ -280,7 +294,7 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 /* The comparison as a table for people, with the notes under it. */
 static void
 report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
-    int n, int picked, double lb)
+    int n, int picked, double lb, int lbst)
 {
 	int i;
 	char peak[32], tm[32], bud[32];
@@ -345,7 +359,10 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	else if (!isnan(lb))
 		fprintf(f, "the lower bound holds for frontier-advancing plans "
 		    "(each node computed first in execution order, once per "
-		    "stage)\n");
+		    "stage)%s%s%s\n", lbst >= 0 ? "; it is the stage memory "
+		    "bound of stage '" : "", lbst >= 0 ? pb->g->id[lbst] : "",
+		    lbst >= 0 ? "': the values read after it that do not fit "
+		    "beside its inputs are computed again" : "");
 	for (i = 0; i < n; i++)
 		if (res[i].note != NULL)
 			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);
@@ -355,17 +372,18 @@ void
 rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_result *res, int n, int picked)
 {
-	double lb = rp_results_bound(res, n);
+	int lbst;
+	double lb = rp_results_bound(pb, res, n, &lbst);
 
 	switch (fmt) {
 	case RP_FMT_CSV:
-		report_csv(f, pb, res, n, picked, lb);
+		report_csv(f, pb, res, n, picked, lb, lbst);
 		break;
 	case RP_FMT_JSON:
-		report_json(f, pb, res, n, picked, lb);
+		report_json(f, pb, res, n, picked, lb, lbst);
 		break;
 	default:
-		report_table(f, pb, res, n, picked, lb);
+		report_table(f, pb, res, n, picked, lb, lbst);
 		break;
 	}
 }

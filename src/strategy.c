@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dtr.h"
+#include "stagebound.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -207,14 +208,25 @@ rp_best_take(struct rp_best *b, struct rp_plan *plan, char **note)
 }
 
 double
-rp_results_bound(const struct rp_result *res, int n)
+rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
+    int n, int *stage)
 {
-	double lb = NAN;
-	int i;
+	double lb = NAN, sb;
+	int i, st;
 
+	if (stage != NULL)
+		*stage = -1;
 	for (i = 0; i < n; i++)
 		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
 			lb = res[i].bound;
+	if (isnan(lb) || isinf(lb))
+		return lb;
+	sb = rp_stage_bound(pb, &st);
+	if (sb > lb && st >= 0) {
+		lb = sb;
+		if (stage != NULL)
+			*stage = st;
+	}
 	return lb;
 }
 

@@ -158,9 +158,13 @@ void rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
     const struct rp_ctx *parent, struct rp_result *res);
 void rp_result_destroy(struct rp_result *res);
 
-/* The strongest lower bound among res[0..n): NaN when none has one, +inf
- * when one proved that no frontier-advancing plan fits. */
-double rp_results_bound(const struct rp_result *res, int n);
+/* The strongest lower bound among res[0..n) and, where one of them has a
+ * bound, the stage memory bound of pb (stagebound.h): NaN when none has
+ * one, +inf when one proved that no frontier-advancing plan fits. When
+ * stage is not NULL, *stage is the stage whose memory gives the bound
+ * returned, or -1 when a strategy's bound (or the baseline) is as strong. */
+double rp_results_bound(const struct rp_problem *pb,
+    const struct rp_result *res, int n, int *stage);
 
 /* The index of the cheapest result that fits (ties: lower peak, then
  * earlier), or -1 when none fits. */

@@ -87,7 +87,7 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			rp_run_strategies(&at, strats, n, base, &cache,
 			    hooks != NULL ? hooks->progress : NULL,
 			    hooks != NULL ? hooks->arg : NULL, res);
-			row->bound = rp_results_bound(res, n);
+			row->bound = rp_results_bound(&at, res, n, NULL);
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
 				c->status = res[i].status;

@@ -2,8 +2,8 @@
  * written here independently of milp.c, on random DAGs of up to 7 nodes
  * with random costs, sizes, workspace, outputs and recompute=false: the
  * MILP's optimum equals the search's, its plan replays at that cost within
- * budget, the LP bound is never above it, and the frontier-advancing
- * heuristics are never cheaper. */
+ * budget, the LP bound and the stage memory bound are never above it, and
+ * the frontier-advancing heuristics are never cheaper. */
 #include "config.h"
 
 #include <math.h>
@@ -15,6 +15,7 @@
 #include "milp.h"
 #include "sched.h"
 #include "sim.h"
+#include "stagebound.h"
 #include "strategy.h"
 #include "t.h"
 
@@ -148,6 +149,7 @@ main(void)
 {
 	uint64_t st = 12345;
 	int trial, feasible = 0, infeasible = 0, dtr_cheaper = 0;
+	int stage_above = 0, stage_inf = 0;
 
 	for (trial = 0; trial < 120; trial++) {
 		int n = 3 + trial % (MAXN - 2);
@@ -173,6 +175,22 @@ main(void)
 		B = budget - g->fixed_mem;
 		memset(seen, 0, sizeof seen);
 		opt_cost = best(0, 0);
+
+		/* The stage memory bound is never above the optimum, and
+		 * proves that nothing fits only where nothing does. */
+		{
+			int sst;
+			double sb = rp_stage_bound(&pb, &sst);
+			CHECK(sb >= pb.baseline);
+			if (isinf(sb)) {
+				stage_inf++;
+				CHECK(opt_cost == HUGE_VAL && sst >= 0);
+			} else if (opt_cost != HUGE_VAL) {
+				CHECK(sb <= opt_cost + 1e-6 * fmax(1, opt_cost));
+				if (sb > pb.baseline)
+					stage_above++;
+			}
+		}
 
 		m = rp_milp_build(g, budget, &cause);
 		CHECK(m != NULL);
@@ -373,5 +391,9 @@ main(void)
 	printf("# %d feasible, %d infeasible instances; dtr cheaper than the "
 	    "frontier-advancing optimum on %d\n", feasible, infeasible, dtr_cheaper);
 	CHECK(feasible >= 60);
+	t_case("the stage memory bound is above the baseline on some DAGs");
+	printf("# stage memory bound above the baseline on %d, infinite on %d\n",
+	    stage_above, stage_inf);
+	CHECK(stage_above >= 5);
 	return t_done("test_milp");
 }
