@@ -5,8 +5,10 @@
 # another build's default run (OLD=path/to/remat-plan; skipped when unset).
 # Prints a Markdown table: the picked strategy and overhead of each run,
 # DTR's overhead, the new run's extra cost over DTR's extra cost, and the
-# lower bound's ratio to the baseline. Ends with the mean of that ratio
-# over the cases where DTR fits and costs more than the baseline.
+# lower bound's ratio to the baseline, and what the bound allows that
+# ratio to be at least, (bound - 1) / (dtr - 1) (for frontier-advancing
+# plans). Ends with the means of both over the cases where DTR fits and
+# costs more than the baseline.
 # Usage: bench/real.sh [SECONDS [GRAPHS...]]
 . "$(dirname "$0")/common.sh"
 secs=${1:-10}
@@ -48,10 +50,11 @@ pick() {
 
 printf '| graph | budget |'
 [ -n "$old" ] && printf ' before: picked | before |'
-printf ' now: picked | now | dtr | (now - 1) / (dtr - 1) | bound | wall s |\n'
+printf ' now: picked | now | dtr | (now - 1) / (dtr - 1) | bound |'
+printf ' (bound - 1) / (dtr - 1) | wall s |\n'
 printf '|---|---:|'
 [ -n "$old" ] && printf -- '---|---:|'
-printf -- '---|---:|---:|---:|---:|---:|\n'
+printf -- '---|---:|---:|---:|---:|---:|---:|\n'
 for g in $graphs; do
 	name=$(basename "$g" .xml)
 	t=$(tightest "$g")
@@ -80,10 +83,15 @@ for g in $graphs; do
 		rel=$(awk -v n="$now" -v d="${dtr:-}" 'BEGIN {
 		    if (d == "" || n == "-" || d + 0 <= 1) print "-";
 		    else printf "%.2f", (n - 1) / (d - 1) }')
-		printf ' %s | %s | %s | %s | %s | %s |\n' "$1" "$now" "${dtr:--}" \
-		    "$rel" "${lb:--}" "$wall"
+		floor=$(awk -v l="${lb:-}" -v d="${dtr:-}" 'BEGIN {
+		    if (d == "" || l == "" || l == "inf" || d + 0 <= 1) print "-";
+		    else printf "%.2f", (l - 1) / (d - 1) }')
+		printf ' %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$now" \
+		    "${dtr:--}" "$rel" "${lb:--}" "$floor" "$wall"
 	done
 done | tee "$tmp/table"
-awk -F'|' '{ v = $(NF - 3); gsub(/ /, "", v) } v ~ /^[0-9.]+$/ { s += v; k++ }
-    END { if (k) printf "\nmean (now - 1) / (dtr - 1) over %d cases: %.3f\n", k, s / k }' \
+awk -F'|' '{ v = $(NF - 4); f = $(NF - 2); gsub(/ /, "", v); gsub(/ /, "", f) }
+    v ~ /^[0-9.]+$/ { s += v; k++; if (f ~ /^[0-9.]+$/) { fs += f; fk++ } }
+    END { if (k) printf "\nmean (now - 1) / (dtr - 1) over %d cases: %.3f\n", k, s / k
+        if (fk) printf "mean (bound - 1) / (dtr - 1) over %d of them: %.3f\n", fk, fs / fk }' \
     "$tmp/table"

@@ -146,7 +146,8 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rp_best_init(&best);
 	seeds_run(pb, ctx, &sr);
 	m = rp_milp_build_within(g, pb->budget, o != NULL ? o->solver :
-	    RP_MILP_GLPK, deadline > 0 ? deadline - rp_now() : 0, &why);
+	    RP_MILP_GLPK, deadline > 0 ? fmax(deadline - rp_now(), 1e-3) : 0,
+	    &why);	/* no time left is not "no limit" (<= 0) */
 	if (m != NULL && o != NULL)
 		rp_milp_set_engine(m, o->solver, o->threads);
 	if (m != NULL) {

@@ -58,10 +58,13 @@ struct ps {
 	int *sfirst;		/* per stage: its first statement */
 	int cap_stmt, cap_reg;
 	long evals;
+	long work;		/* statements replayed */
 	int aborted;		/* an evaluation stopped at the deadline */
 
 	int *mark, markgen, *stack;
 	int direct;		/* also the cuts to where inputs are resident */
+	double noise;		/* scores scaled by 1 to 1 + noise, at random */
+	uint64_t rng;
 };
 
 static void
@@ -136,6 +139,7 @@ evaluate(struct ps *p, double deadline)
 	rp_plan_init(&p->plan);
 	rp_plan_from_seq(g, q.node, q.len, &p->plan);
 	rp_seq_destroy(&q);
+	p->work += p->plan.len;
 
 	if (p->plan.len > p->cap_stmt) {
 		p->cap_stmt = p->plan.len;
@@ -372,6 +376,8 @@ candidates(struct ps *p, int t, struct cand **out, int *cap)
 			nc++;
 		}
 	}
+	for (k = 0; p->noise > 0 && k < nc; k++)
+		(*out)[k].score *= 1 + p->noise * rp_random_unit(&p->rng);
 	if (nc > 1)
 		qsort(*out, (size_t)nc, sizeof **out, cmp_cand);
 	return nc;
@@ -396,8 +402,8 @@ cmp_cut_gain(const void *a, const void *b)
  * where its inputs are resident (direct), by deadline (<= 0: none). The
  * plan is left empty where none fits. */
 static void
-split(const struct rp_problem *pb, int direct, double deadline,
-    struct rp_plan *plan, char **note)
+split(const struct rp_problem *pb, int direct, double noise, uint64_t seed,
+    double deadline, struct rp_plan *plan, char **note, long *work)
 {
 	const struct rp_graph *g = pb->g;
 	struct ps p;
@@ -412,6 +418,8 @@ split(const struct rp_problem *pb, int direct, double deadline,
 	p.pb = pb;
 	p.g = g;
 	p.direct = direct;
+	p.noise = noise;
+	p.rng = seed;
 	p.deadline = deadline;
 	rp_plan_init(&p.plan);
 	p.smax = rp_xmalloc(sizeof *p.smax * (size_t)g->n);
@@ -524,6 +532,7 @@ split(const struct rp_problem *pb, int direct, double deadline,
 		*note = rp_xasprintf("no cut lowers the peak of stage '%s' "
 		    "(%d cuts made, %.4g%% over the budget)", g->id[t], ncuts,
 		    100.0 * (double)(p.peak - pb->budget) / (double)pb->budget);
+	*work += p.work;
 	free(save);
 	free(cs);
 	free(cuts);
@@ -531,39 +540,72 @@ split(const struct rp_problem *pb, int direct, double deadline,
 }
 
 /* The descent is greedy, and where it ends depends on the cuts it may
- * make: with the direct cuts it goes further on most graphs, but not on
- * all (bench/real-results.md), so it runs with and without them, each
- * with half the time left, and the cheaper plan that fits is kept. */
+ * make and the order it tries them in. It runs with the direct cuts (half
+ * the time left) and without them; then again from the start with each
+ * candidate's score scaled by a random factor from 1 to 1 + NOISE (seeded
+ * by --seed, with and without direct cuts in turn), until RESTART_PATIENCE
+ * restarts in a row improve nothing, their work (statements replayed)
+ * passes RESTART_WORK of the first two descents' (so that they take a few
+ * times as long at most: the strategies after this one, the solvers among
+ * them, need the time), or the time runs out. The cheapest plan that fits
+ * is kept. The work limit, not the machine's speed, ends the restarts
+ * unless the time comes first, so a run within its time gives the same
+ * plan everywhere. */
+#define NOISE 0.5
+#define RESTART_PATIENCE 32
+#define RESTART_WORK(first) ((first) * 2 + 10000000L)
+
 static int
 peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	struct rp_best best;
-	double half = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
-	    rp_now()) / 2 : 0;
-	int direct, rc = 0;
+	int r, rc = 0, last = 0;
+	long work = 0, first = 0;
+	uint64_t seed = ctx->opt != NULL ? ctx->opt->seed : 1;
+	double deadline = ctx->deadline;
 
 	(void)bound;
 	rp_best_init(&best);
-	for (direct = 1; direct >= 0 && rc == 0; direct--) {
+	for (r = 0; rc == 0 && (r < 2 || (r - last < RESTART_PATIENCE &&
+	    work - first < RESTART_WORK(first))); r++) {
 		struct rp_plan p;
 		char *n = NULL;
+		double c0 = best.cost;
+		int fits0 = best.fits;
+		if (deadline > 0 && rp_now() >= deadline)
+			break;
+		if (r == 2)
+			first = work;
 		rp_plan_init(&p);
-		split(pb, direct, direct ? half : ctx->deadline, &p, &n);
-		if (p.len > 0)
-			rc = rp_best_offer(&best, pb, &p, n, cause);
-		else {
+		split(pb, r % 2 == 0, r < 2 ? 0 : NOISE, seed + (uint64_t)r,
+		    r == 0 && deadline > 0 ? rp_now() + (deadline - rp_now()) /
+		    2 : deadline, &p, &n, &work);
+		if (p.len == 0) {
 			rp_plan_destroy(&p);
 			if (*note == NULL)
 				*note = n;	/* why the first found none */
 			else
 				free(n);
+			continue;
 		}
+		if (r >= 2) {
+			char *t = rp_xasprintf("restart %d: %s", r - 1, n);
+			free(n);
+			n = t;
+		}
+		rc = rp_best_offer(&best, pb, &p, n, cause);
+		if (best.fits && (!fits0 || best.cost < c0))
+			last = r;
 	}
 	if (rc == 0 && best.have) {
+		char *t;
 		free(*note);
 		*note = NULL;
 		rp_best_take(&best, plan, note);
+		t = rp_xasprintf("%s (best of %d descents)", *note, r);
+		free(*note);
+		*note = t;
 	}
 	rp_best_destroy(&best);
 	return rc;

@@ -346,6 +346,12 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	if (picked >= 0)
 		fprintf(f, "picked %s: the cheapest plan that fits\n",
 		    res[picked].strategy->name);
+	else if (isfinite(lb) && lb > pb->baseline)
+		fprintf(f, "no strategy fits the budget; the lower bound does "
+		    "not say that a plan exists: the LP relaxation may recompute "
+		    "a fraction of a value, which frees a fraction of its "
+		    "inputs, where no plan can (--budget min finds the smallest "
+		    "budget where a strategy fits)\n");
 	else
 		fprintf(f, "no strategy fits the budget\n");
 	if (isinf(lb))
