@@ -603,7 +603,7 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		free(*note);
 		*note = NULL;
 		rp_best_take(&best, plan, note);
-		t = rp_xasprintf("%s (best of %d descents)", *note, r);
+		t = rp_xasprintf("%s; the best of %d descents", *note, r);
 		free(*note);
 		*note = t;
 	}
