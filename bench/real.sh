@@ -83,8 +83,12 @@ for g in $graphs; do
 		rel=$(awk -v n="$now" -v d="${dtr:-}" 'BEGIN {
 		    if (d == "" || n == "-" || d + 0 <= 1) print "-";
 		    else printf "%.2f", (n - 1) / (d - 1) }')
-		floor=$(awk -v l="${lb:-}" -v d="${dtr:-}" 'BEGIN {
-		    if (d == "" || l == "" || l == "inf" || d + 0 <= 1) print "-";
+		lbx=$(awk -F, '$1 != "strategy" && $1 != "lower bound" && $4 > 0 {
+		    base = $3 / $4 }
+		    $1 == "lower bound" && $2 != "infeasible" && base > 0 {
+		        printf "%.9f\n", $3 / base }' "$tmp/new.csv")
+		floor=$(awk -v l="${lbx:-}" -v d="${dtr:-}" 'BEGIN {
+		    if (d == "" || l == "" || d + 0 <= 1) print "-";
 		    else printf "%.2f", (l - 1) / (d - 1) }')
 		printf ' %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$now" \
 		    "${dtr:--}" "$rel" "${lb:--}" "$floor" "$wall"
