@@ -24,10 +24,11 @@ child_of() {
 if [ ! -d /proc/self ]; then
 	skip_all "no /proc to watch the worker child in"
 fi
-# A background job starts with SIGINT ignored; env --default-signal
-# (coreutils 8.31) gives it back its default action.
-if env --default-signal=INT true 2>/dev/null; then
-	dflt="env --default-signal=INT"
+# A background job starts with SIGINT ignored, and one under nohup with
+# SIGHUP ignored too (remat-plan keeps an ignored signal ignored); env
+# --default-signal (coreutils 8.31) gives them back their default action.
+if env --default-signal=INT,HUP true 2>/dev/null; then
+	dflt="env --default-signal=INT,HUP"
 else
 	dflt=""
 fi
