@@ -567,16 +567,18 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 	(void)bound;
 	rp_best_init(&best);
-	for (r = 0; rc == 0 && (r < 2 || (r - last < RESTART_PATIENCE &&
-	    work - first < RESTART_WORK(first))); r++) {
+	for (r = 0; rc == 0; r++) {
 		struct rp_plan p;
 		char *n = NULL;
 		double c0 = best.cost;
 		int fits0 = best.fits;
+		if (r == 2)
+			first = work;	/* the first two descents' */
+		if (r >= 2 && (r - last >= RESTART_PATIENCE ||
+		    work - first >= RESTART_WORK(first)))
+			break;
 		if (deadline > 0 && rp_now() >= deadline)
 			break;
-		if (r == 2)
-			first = work;
 		rp_plan_init(&p);
 		split(pb, r % 2 == 0, r < 2 ? 0 : NOISE, seed + (uint64_t)r,
 		    r == 0 && deadline > 0 ? rp_now() + (deadline - rp_now()) /
