@@ -295,6 +295,7 @@ struct search {
 	struct rp_worker *w;
 	double sent_bound, sent_obj;
 	int injected, stopped;
+	long nodes;		/* subproblems selected so far */
 	int proved;		/* the bound reached the incumbent */
 	int *seq;		/* scratch for an incumbent's payload */
 	double *start;		/* the starting solution, 1-based as GLPK
@@ -355,6 +356,11 @@ callback(glp_tree *T, void *info)
 	}
 	/* The parent kills the search at the deadline; stopping here first
 	 * lets it say how it ended. */
+	if (glp_ios_reason(T) == GLP_ISELECT && s->req->node_limit > 0 &&
+	    ++s->nodes > s->req->node_limit) {
+		s->stopped = 1;
+		glp_ios_terminate(T);
+	}
 	if (s->req->deadline > 0 && rp_now() > s->req->deadline) {
 		s->stopped = 1;
 		glp_ios_terminate(T);

@@ -39,6 +39,10 @@ struct rp_search {
 	int int_obj;		/* every objective coefficient is an integer */
 	double lp_bound;	/* the LP relaxation's optimum, rounded */
 	int threads;		/* for an engine that has them */
+	/* GLPK: stop after this many subproblems (0: no limit), a limit
+	 * that, unlike a deadline, ends the search at the same place on
+	 * every machine. */
+	long node_limit;
 };
 
 struct rp_engine_ops {

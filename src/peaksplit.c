@@ -21,10 +21,13 @@
 #include "config.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
+#include "mip.h"
 #include "polish.h"
 #include "sched.h"
 #include "strategy.h"
@@ -389,6 +392,473 @@ out_of_time(const struct ps *p)
 	return p->deadline > 0 && rp_now() > p->deadline;
 }
 
+/* The cover: instead of cutting one value at a time at the peak, choose a
+ * set of cuts at once that takes every stage of checkpoint-all down to
+ * the budget at the least recomputation cost, a covering MILP: one binary
+ * per candidate cut, one row per stage over the budget (the bytes of the
+ * cuts that cover it at least its excess), at most one cut per gap
+ * between two reads of a value, and no cut of a value whose recomputation
+ * reads an input that another chosen cut removes there. A candidate
+ * removes a value from the stage after a read (or its computation) to its
+ * next read, where it is recomputed, or only to the first stage after the
+ * last one over the budget in between, recomputed there and kept on; the
+ * inputs gone by then are recomputed too, or kept until then (their bytes
+ * count against the stages they are kept into). The costs and the bytes
+ * are checkpoint-all's.
+ *
+ * The LP relaxation (GLPK) is rounded: the cuts in decreasing LP value
+ * are taken while one helps a stage still over the budget, then the
+ * dearest are dropped again where all stages stay covered. Models of up
+ * to COVER_SEARCH_COLS columns are then searched by branch and bound from
+ * that rounding, stopped after COVER_NODES subproblems or at a relative
+ * gap of COVER_GAP: larger ones take GLPK seconds per hundred
+ * subproblems, and a search stopped by the clock would not give the same
+ * plan from run to run. Where the plan of the chosen cuts is still over
+ * the budget (recomputations cascade, or need memory of their own), the
+ * rows of those stages ask for what was missing and the model is solved
+ * again, up to COVER_ROUNDS times; what is left over goes to the greedy
+ * descent. Models past COVER_MAX_COLS columns or COVER_MAX_NNZ nonzeros
+ * are not built. */
+#define COVER_MAX_COLS 20000
+#define COVER_MAX_NNZ 2000000L
+#define COVER_SEARCH_COLS 400
+#define COVER_NODES 200
+#define COVER_GAP 0.002
+#define COVER_ROUNDS 4
+
+struct ccand {
+	struct cut c;		/* recomputed in stage c.b */
+	double cost;		/* checkpoint-all's estimate */
+	int gap;		/* the candidates of one gap exclude each other */
+	int keep;		/* the inputs that are gone by stage c.b are
+				   kept there instead of recomputed */
+};
+
+/* Whether input u of a value recomputed in stage e is gone there in
+ * checkpoint-all (freed after its last reader). */
+static int
+gone_at(const struct rp_graph *g, int u, int e)
+{
+	int last = rp_last_succ(g, u);
+	return !g->output[u] && (last > u ? last : u) < e;
+}
+
+/* The first stage past u's last reader (or its computation). */
+static int
+kept_from(const struct rp_graph *g, int u)
+{
+	int last = rp_last_succ(g, u);
+	return (last > u ? last : u) + 1;
+}
+
+/* The candidate cuts of the evaluated checkpoint-all plan that cover a
+ * stage over the budget, by node (coff[v]..coff[v + 1]). Each gap between
+ * two reads of a value over such a stage gets the cut to the next read
+ * and the cut to the first stage past the last one over the budget, each
+ * recomputing the inputs that are gone there, and each keeping those
+ * inputs until then instead. Returns their number, or
+ * -1 past COVER_MAX_COLS or the deadline. */
+static int
+cover_candidates(struct ps *p, struct ccand **out, int *coff)
+{
+	const struct rp_graph *g = p->g;
+	int n = g->n, v, j, k, np, nc = 0, cap = 0, ngap = 0;
+	int *lastover = rp_xmalloc(sizeof *lastover * (size_t)n);
+	int *pts = rp_xmalloc(sizeof *pts * ((size_t)n + 2));
+
+	for (j = 0; j < n; j++)
+		lastover[j] = p->smax[j] > p->pb->budget ? j :
+		    j > 0 ? lastover[j - 1] : -1;
+	for (v = 0; v < n; v++) {
+		coff[v] = nc;
+		if (!g->recompute[v] || g->mem[v] == 0)
+			continue;
+		/* the cost estimates walk cones: at scale, they may outlast
+		 * the deadline */
+		if ((v & 63) == 0 && out_of_time(p)) {
+			nc = -1;
+			goto out;
+		}
+		/* the stages that read v (successors are sorted), after the
+		 * one that computes it */
+		np = 0;
+		pts[np++] = v;
+		for (j = g->succ_off[v]; j < g->succ_off[v + 1]; j++)
+			pts[np++] = g->succ[j];
+		if (g->output[v] && pts[np - 1] < n - 1)
+			pts[np++] = n - 1;	/* kept to the end */
+		for (k = 0; k + 1 < np; k++) {
+			int a = pts[k] + 1, b = pts[k + 1], last, e, m, keep;
+			if (b <= a || (last = lastover[b - 1]) < a)
+				continue;	/* no stage over the budget */
+			for (m = 0; m < 2; m++) {
+				int64_t gone = 0;
+				e = m == 0 ? last + 1 : b;
+				if (m == 0 && e >= b)
+					continue;
+				for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+					if (gone_at(g, g->pred[j], e))
+						gone += g->mem[g->pred[j]] + 1;
+				for (keep = 0; keep < 2; keep++) {
+					if (keep && gone == 0)
+						continue;
+					if (nc >= COVER_MAX_COLS) {
+						nc = -1;
+						goto out;
+					}
+					rp_grow(out, &cap, nc + 1, sizeof **out);
+					(*out)[nc].c.v = v;
+					(*out)[nc].c.a = a;
+					(*out)[nc].c.b = e;
+					(*out)[nc].c.gain = 0;
+					(*out)[nc].cost = keep ? g->cost[v] :
+					    recompute_cost(p, v, p->sfirst[e]);
+					(*out)[nc].gap = ngap;
+					(*out)[nc].keep = keep;
+					nc++;
+				}
+			}
+			ngap++;
+		}
+	}
+	coff[n] = nc;
+out:
+	free(lastover);
+	free(pts);
+	return nc;
+}
+
+struct corder {
+	int k;
+	double x, per_byte;
+};
+
+static int
+cmp_corder(const void *a, const void *b)
+{
+	const struct corder *p = a, *q = b;
+	if (p->x != q->x)
+		return p->x > q->x ? -1 : 1;
+	if (p->per_byte != q->per_byte)
+		return p->per_byte < q->per_byte ? -1 : 1;
+	return (p->k > q->k) - (p->k < q->k);
+}
+
+/* Rounds the LP solution x of the covering model: the candidates in
+ * decreasing x (then cost per byte) are taken while one helps a row that
+ * is short and none breaks a row, until no row is short; then the most
+ * expensive of them are dropped again where every row stays satisfied.
+ * Sets on[k]; returns 0, or -1 where rows stay short. */
+static int
+cover_round(const struct rp_mip *mip, const struct ccand *cs, const double *x,
+    unsigned char *on)
+{
+	int nc = mip->ncols, nr = mip->nrows, k, i, r, short_rows = 0, rc;
+	int *off = rp_xcalloc((size_t)nc + 1, sizeof *off), *row, *fill;
+	double *val, *act = rp_xcalloc((size_t)nr, sizeof *act);
+	struct corder *ord = rp_xmalloc(sizeof *ord * (size_t)nc);
+	const double tol = 1e-9;
+
+	/* the columns' coefficients, column by column */
+	for (i = 0; i < mip->nnz; i++)
+		off[mip->ja[i] + 1]++;
+	for (k = 0; k < nc; k++)
+		off[k + 1] += off[k];
+	row = rp_xmalloc(sizeof *row * (size_t)(mip->nnz ? mip->nnz : 1));
+	val = rp_xmalloc(sizeof *val * (size_t)(mip->nnz ? mip->nnz : 1));
+	fill = rp_xmalloc(sizeof *fill * (size_t)nc);
+	memcpy(fill, off, sizeof *fill * (size_t)nc);
+	for (i = 0; i < mip->nnz; i++) {
+		row[fill[mip->ja[i]]] = mip->ia[i];
+		val[fill[mip->ja[i]]++] = mip->ar[i];
+	}
+	for (r = 0; r < nr; r++)
+		if (mip->rlo[r] > tol)
+			short_rows++;
+	for (k = 0; k < nc; k++) {
+		double bytes = 0;
+		for (i = off[k]; i < off[k + 1]; i++)
+			if (val[i] > 0 && mip->rlo[row[i]] > -HUGE_VAL)
+				bytes += val[i];
+		ord[k].k = k;
+		ord[k].x = x[k] > 1 - 1e-6 ? 1 : x[k];
+		ord[k].per_byte = bytes > 0 ? cs[k].cost / bytes : HUGE_VAL;
+	}
+	qsort(ord, (size_t)nc, sizeof *ord, cmp_corder);
+	for (k = 0; k < nc; k++)
+		on[k] = 0;
+	for (i = 0; i < nc && short_rows > 0; i++) {
+		int helps = 0, breaks = 0, c = ord[i].k;
+		for (r = off[c]; r < off[c + 1]; r++) {
+			double lo = mip->rlo[row[r]], hi = mip->rhi[row[r]];
+			double a = act[row[r]], b = a + val[r];
+			if (b > hi + tol || (a >= lo - tol && b < lo - tol))
+				breaks = 1;
+			if (a < lo - tol && b > a)
+				helps = 1;
+		}
+		if (!helps || breaks)
+			continue;
+		on[c] = 1;
+		for (r = off[c]; r < off[c + 1]; r++) {
+			double lo = mip->rlo[row[r]], a = act[row[r]];
+			act[row[r]] += val[r];
+			if (a < lo - tol && act[row[r]] >= lo - tol)
+				short_rows--;
+		}
+	}
+	rc = short_rows > 0 ? -1 : 0;
+	/* drop what is not needed, the most expensive first */
+	for (i = nc - 1; rc == 0 && i >= 0; i--) {
+		int c = ord[i].k, need = 0;
+		if (!on[c])
+			continue;
+		for (r = off[c]; r < off[c + 1] && !need; r++)
+			need = act[row[r]] - val[r] < mip->rlo[row[r]] - tol;
+		if (need)
+			continue;
+		on[c] = 0;
+		for (r = off[c]; r < off[c + 1]; r++)
+			act[row[r]] -= val[r];
+	}
+	free(off);
+	free(row);
+	free(val);
+	free(fill);
+	free(act);
+	free(ord);
+	return rc;
+}
+
+/* Solves the covering MILP for the stages with need[t] > 0 bytes. Fills
+ * on[k] with the chosen candidates. Returns 0, or -1 where it is too
+ * large, has no solution or found none by the deadline. */
+static int
+cover_solve(const struct ps *p, const struct ccand *cs, const int *coff,
+    int nc, const int64_t *need, double deadline, unsigned char *on)
+{
+	const struct rp_graph *g = p->g;
+	const struct rp_engine_ops *ops = rp_engine_get(RP_MILP_GLPK);
+	struct rp_engine *e;
+	struct rp_mip mip;
+	int n = g->n, t, k, d, j, nrow = 0, rc = -1, *rowof;
+	double unit = 1, obj, bnd, *coef = rp_xcalloc((size_t)n, sizeof *coef);
+
+	for (k = 0; k < nc; k++)
+		if ((double)g->mem[cs[k].c.v] > unit)
+			unit = (double)g->mem[cs[k].c.v];
+	rp_mip_init(&mip);
+	rowof = rp_xmalloc(sizeof *rowof * (size_t)n);
+	for (k = 0; k < nc; k++)
+		rp_mip_add_col(&mip, 0, 1, cs[k].cost, 1);
+	/* a row for each stage over the budget, and each where a cut keeps
+	 * an input longer (its need may be negative: room left) */
+	for (t = 0; t < n; t++)
+		rowof[t] = need[t] > 0 ? 1 : 0;
+	for (k = 0; k < nc; k++)
+		for (j = g->pred_off[cs[k].c.v]; cs[k].keep &&
+		    j < g->pred_off[cs[k].c.v + 1]; j++)
+			if (gone_at(g, g->pred[j], cs[k].c.b))
+				for (t = kept_from(g, g->pred[j]);
+				    t <= cs[k].c.b; t++)
+					rowof[t] = 1;
+	for (t = 0; t < n; t++)
+		rowof[t] = rowof[t] ? (nrow++, rp_mip_add_row(&mip,
+		    (double)need[t] / unit, HUGE_VAL)) : -1;
+	/* each column's bytes by stage, summed first: an engine takes one
+	 * coefficient per row and column */
+	for (k = 0; k < nc; k++) {
+		int v = cs[k].c.v, lo = cs[k].c.a, hi = cs[k].c.b - 1;
+		for (t = cs[k].c.a; t < cs[k].c.b; t++)
+			coef[t] += (double)g->mem[v];
+		for (j = g->pred_off[v]; cs[k].keep && j < g->pred_off[v + 1];
+		    j++) {
+			int u = g->pred[j];
+			if (!gone_at(g, u, cs[k].c.b))
+				continue;
+			for (t = kept_from(g, u); t <= cs[k].c.b; t++)
+				coef[t] -= (double)g->mem[u];
+			if (kept_from(g, u) < lo)
+				lo = kept_from(g, u);
+			hi = cs[k].c.b;
+		}
+		for (t = lo; t <= hi; t++) {
+			rp_mip_add(&mip, rowof[t], k, coef[t] / unit);
+			coef[t] = 0;
+		}
+		if (mip.nnz > COVER_MAX_NNZ)
+			goto out;
+	}
+	for (k = 0; k < nc; k = d) {
+		for (d = k + 1; d < nc && cs[d].gap == cs[k].gap; d++)
+			;
+		if (d - k > 1) {
+			int r = rp_mip_add_row(&mip, -HUGE_VAL, 1);
+			for (j = k; j < d; j++)
+				rp_mip_add(&mip, r, j, 1);
+		}
+	}
+	/* an input removed where the cut recomputes: not both */
+	for (k = 0; k < nc; k++) {
+		int v = cs[k].c.v, at = cs[k].c.b;
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+			int u = g->pred[j];
+			for (d = coff[u]; d < coff[u + 1]; d++)
+				if (cs[d].c.a <= at && at < cs[d].c.b) {
+					int r = rp_mip_add_row(&mip, -HUGE_VAL, 1);
+					rp_mip_add(&mip, r, k, 1);
+					rp_mip_add(&mip, r, d, 1);
+				}
+		}
+	}
+	if (nrow == 0 || mip.nnz > COVER_MAX_NNZ)
+		goto out;
+	e = ops->load(&mip);
+	if (ops->solve_lp(e, deadline, &obj, &bnd) == RP_MILP_OPTIMAL) {
+		double *x = rp_xmalloc(sizeof *x * (size_t)nc);
+		for (k = 0; k < nc; k++)
+			x[k] = ops->lp_value(e, k);
+		rc = cover_round(&mip, cs, x, on);
+		if (rc == 0 && nc <= COVER_SEARCH_COLS) {
+			struct rp_search req;
+			struct rp_worker_out res;
+			int *watch = rp_xmalloc(sizeof *watch * (size_t)nc);
+			memset(&req, 0, sizeof req);
+			for (k = 0; k < nc; k++) {
+				watch[k] = k;
+				x[k] = on[k];
+				req.start_obj += on[k] ? cs[k].cost : 0;
+			}
+			req.start = x;
+			req.deadline = deadline;
+			req.watch = watch;
+			req.nwatch = nc;
+			req.lp_bound = obj;
+			req.node_limit = COVER_NODES;
+			req.gap = COVER_GAP;
+			ops->search(e, &req, &res);
+			if (res.has_sol && res.obj < req.start_obj) {
+				memset(on, 0, (size_t)nc);
+				for (k = 0; k < res.nsol; k++)
+					if (res.sol[k] >= 0 && res.sol[k] < nc)
+						on[res.sol[k]] = 1;
+			}
+			free(res.sol);
+			free(res.vals);
+			free(watch);
+		}
+		free(x);
+	}
+	ops->free(e);
+out:
+	rp_mip_destroy(&mip);
+	free(rowof);
+	free(coef);
+	return rc;
+}
+
+/* Makes candidate c's cut in p's retention, and adds the bytes it saves
+ * by stage to the difference array cov. */
+static void
+cover_apply(struct ps *p, const struct ccand *c, int64_t *cov)
+{
+	const struct rp_graph *g = p->g;
+	int v = c->c.v, j, u, from;
+
+	retain_cut(p, v, c->c.a, c->c.b);
+	cov[c->c.a] += g->mem[v];
+	cov[c->c.b] -= g->mem[v];
+	for (j = g->pred_off[v]; c->keep && j < g->pred_off[v + 1]; j++)
+		if (gone_at(g, (u = g->pred[j]), c->c.b)) {
+			from = kept_from(g, u);
+			retain_add(p, u, from, c->c.b);
+			cov[from] -= g->mem[u];
+			cov[c->c.b + 1] += g->mem[u];
+		}
+}
+
+/* Replaces checkpoint-all's retention (evaluated in p) by the cover's
+ * cuts, appended to *cuts. Returns the number of cuts, 0 where the cover
+ * found none (p is left as it was). */
+static int
+cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
+{
+	const struct rp_graph *g = p->g;
+	int n = g->n, nc, k, t, round, used = 0, save_ns = p->ns, grew, made;
+	int *coff = rp_xmalloc(sizeof *coff * ((size_t)n + 1));
+	struct ccand *cs = NULL;
+	struct rp_retain *save;
+	unsigned char *on;
+	int64_t *need, *cov;
+
+	nc = cover_candidates(p, &cs, coff);
+	if (nc <= 0 || out_of_time(p)) {
+		free(coff);
+		free(cs);
+		return 0;
+	}
+	save = rp_xmalloc(sizeof *save * (size_t)p->ns);
+	memcpy(save, p->s, sizeof *save * (size_t)p->ns);
+	on = rp_xcalloc((size_t)nc, 1);
+	need = rp_xcalloc((size_t)n, sizeof *need);
+	cov = rp_xcalloc((size_t)n + 1, sizeof *cov);
+	for (t = 0; t < n; t++)
+		need[t] = p->smax[t] - p->pb->budget;
+	for (round = 0; round < COVER_ROUNDS; round++) {
+		if (cover_solve(p, cs, coff, nc, need, deadline, on) != 0)
+			break;
+		memcpy(p->s, save, sizeof *save * (size_t)save_ns);
+		p->ns = save_ns;
+		memset(cov, 0, sizeof *cov * ((size_t)n + 1));
+		for (k = 0; k < nc; k++)
+			if (on[k])
+				cover_apply(p, &cs[k], cov);
+		evaluate(p, deadline);
+		if (p->aborted)
+			break;
+		used = 1;
+		if (p->excess == 0)
+			break;
+		/* what the stages over the budget still lack, beyond the
+		 * bytes the cuts were taken to save there */
+		grew = 0;
+		for (t = 0; t < n; t++) {
+			int64_t want;
+			if (t > 0)
+				cov[t] += cov[t - 1];
+			want = p->smax[t] - p->pb->budget + cov[t];
+			if (p->smax[t] > p->pb->budget && want > need[t]) {
+				need[t] = want;
+				grew = 1;
+			}
+		}
+		if (!grew)
+			break;
+	}
+	made = 0;
+	if (!used || p->aborted) {
+		memcpy(p->s, save, sizeof *save * (size_t)save_ns);
+		p->ns = save_ns;
+		p->aborted = 0;
+		evaluate(p, 0);
+	} else
+		for (k = 0; k < nc; k++)
+			if (on[k]) {
+				rp_grow(cuts, kcap, *ncuts + 1, sizeof **cuts);
+				(*cuts)[*ncuts] = cs[k].c;
+				(*cuts)[*ncuts].gain = cs[k].cost;
+				(*ncuts)++;
+				made++;
+			}
+	free(coff);
+	free(cs);
+	free(save);
+	free(on);
+	free(need);
+	free(cov);
+	return made;
+}
+
 static int
 cmp_cut_gain(const void *a, const void *b)
 {
@@ -402,14 +872,15 @@ cmp_cut_gain(const void *a, const void *b)
  * where its inputs are resident (direct), by deadline (<= 0: none). The
  * plan is left empty where none fits. */
 static void
-split(const struct rp_problem *pb, int direct, double noise, uint64_t seed,
-    double deadline, struct rp_plan *plan, char **note, long *work)
+split(const struct rp_problem *pb, int direct, int with_cover, double noise,
+    uint64_t seed, double deadline, struct rp_plan *plan, char **note,
+    long *work)
 {
 	const struct rp_graph *g = pb->g;
 	struct ps p;
 	struct cand *cs = NULL;
 	struct cut *cuts = NULL;
-	int ccap = 0, kcap = 0, ncuts = 0, nundone = 0, v, j, t, i;
+	int ccap = 0, kcap = 0, ncuts = 0, nundone = 0, ncover = 0, v, j, t, i;
 	int timeout = 0, dirty = 0, save_ns, savecap = 0;
 	struct rp_retain *save = NULL;
 
@@ -439,6 +910,11 @@ split(const struct rp_problem *pb, int direct, double noise, uint64_t seed,
 		retain_add(&p, v, v + 1, g->output[v] ? g->n : last);
 	}
 	evaluate(&p, 0);	/* no recomputation: linear */
+	if (with_cover && p.excess > 0 &&
+	    (ncover = cover(&p, deadline, &cuts, &kcap, &ncuts)) == 0) {
+		*note = rp_xstrdup("the covering MILP chose no cuts");
+		goto done;	/* the descents without it follow */
+	}
 
 	/* A rejected trial restores the retention but not its evaluation
 	 * (dirty): the next trial, or the end, evaluates again. */
@@ -521,9 +997,11 @@ split(const struct rp_problem *pb, int direct, double noise, uint64_t seed,
 
 	if (p.excess == 0) {
 		rp_plan_move(plan, &p.plan);
-		*note = rp_polish(pb, plan, deadline, rp_xasprintf("%d "
-		    "cuts, %d undone, %ld plans replayed", ncuts, nundone,
-		    p.evals));
+		*note = rp_polish(pb, plan, deadline, ncover > 0 ?
+		    rp_xasprintf("%d cuts chosen together by a covering MILP, "
+		    "%d more, %d undone, %ld plans replayed", ncover, ncuts -
+		    ncover, nundone, p.evals) : rp_xasprintf("%d cuts, %d "
+		    "undone, %ld plans replayed", ncuts, nundone, p.evals));
 	} else if (timeout)
 		*note = rp_xasprintf("stopped at the time limit (--time-limit) "
 		    "after %d cuts, %.4g%% over the budget at the peak", ncuts,
@@ -532,6 +1010,7 @@ split(const struct rp_problem *pb, int direct, double noise, uint64_t seed,
 		*note = rp_xasprintf("no cut lowers the peak of stage '%s' "
 		    "(%d cuts made, %.4g%% over the budget)", g->id[t], ncuts,
 		    100.0 * (double)(p.peak - pb->budget) / (double)pb->budget);
+done:
 	*work += p.work;
 	free(save);
 	free(cs);
@@ -560,13 +1039,30 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	struct rp_best best;
-	int r, rc = 0, last = 0;
+	int r, rc = 0, last = 0, ncov = 0;
 	long work = 0, first = 0;
 	uint64_t seed = ctx->opt != NULL ? ctx->opt->seed : 1;
 	double deadline = ctx->deadline;
 
 	(void)bound;
 	rp_best_init(&best);
+	if (deadline <= 0 || rp_now() < deadline) {
+		/* the cuts of a covering MILP first, in a quarter of the time,
+		 * then the greedy descents */
+		struct rp_plan p;
+		char *n = NULL;
+		long w = 0;
+		rp_plan_init(&p);
+		split(pb, 1, 1, 0, seed, deadline > 0 ? rp_now() + (deadline -
+		    rp_now()) / 4 : 0, &p, &n, &w);
+		if (p.len > 0) {
+			rc = rp_best_offer(&best, pb, &p, n, cause);
+			ncov = 1;
+		} else {
+			rp_plan_destroy(&p);
+			free(n);
+		}
+	}
 	for (r = 0; rc == 0; r++) {
 		struct rp_plan p;
 		char *n = NULL;
@@ -580,7 +1076,7 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		if (deadline > 0 && rp_now() >= deadline)
 			break;
 		rp_plan_init(&p);
-		split(pb, r % 2 == 0, r < 2 ? 0 : NOISE, seed + (uint64_t)r,
+		split(pb, r % 2 == 0, 0, r < 2 ? 0 : NOISE, seed + (uint64_t)r,
 		    r == 0 && deadline > 0 ? rp_now() + (deadline - rp_now()) /
 		    2 : deadline, &p, &n, &work);
 		if (p.len == 0) {
@@ -605,7 +1101,7 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		free(*note);
 		*note = NULL;
 		rp_best_take(&best, plan, note);
-		t = rp_xasprintf("%s; the best of %d descents", *note, r);
+		t = rp_xasprintf("%s; the best of %d descents", *note, r + ncov);
 		free(*note);
 		*note = t;
 	}
