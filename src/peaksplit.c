@@ -416,8 +416,8 @@ out_of_time(const struct ps *p)
  * plan from run to run. Where the plan of the chosen cuts is still over
  * the budget (recomputations cascade, or need memory of their own), the
  * rows of those stages ask for what was missing and the model is solved
- * again, up to COVER_ROUNDS times; what is left over goes to the greedy
- * descent. Models past COVER_MAX_COLS columns or COVER_MAX_NNZ nonzeros
+ * again, up to COVER_ROUNDS times, and the round with the least memory
+ * over the budget is kept; what is left over goes to the greedy descent. Models past COVER_MAX_COLS columns or COVER_MAX_NNZ nonzeros
  * are not built. */
 #define COVER_MAX_COLS 20000
 #define COVER_MAX_NNZ 2000000L
@@ -788,8 +788,8 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 	int *coff = rp_xmalloc(sizeof *coff * ((size_t)n + 1));
 	struct ccand *cs = NULL;
 	struct rp_retain *save;
-	unsigned char *on;
-	int64_t *need, *cov;
+	unsigned char *on, *best_on;
+	int64_t *need, *cov, best_excess = 0;
 
 	nc = cover_candidates(p, &cs, coff);
 	if (nc <= 0 || out_of_time(p)) {
@@ -800,6 +800,7 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 	save = rp_xmalloc(sizeof *save * (size_t)p->ns);
 	memcpy(save, p->s, sizeof *save * (size_t)p->ns);
 	on = rp_xcalloc((size_t)nc, 1);
+	best_on = rp_xcalloc((size_t)nc, 1);
 	need = rp_xcalloc((size_t)n, sizeof *need);
 	cov = rp_xcalloc((size_t)n + 1, sizeof *cov);
 	for (t = 0; t < n; t++)
@@ -816,6 +817,10 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 		evaluate(p, deadline);
 		if (p->aborted)
 			break;
+		if (!used || p->excess < best_excess) {
+			best_excess = p->excess;
+			memcpy(best_on, on, (size_t)nc);
+		}
 		used = 1;
 		if (p->excess == 0)
 			break;
@@ -834,6 +839,16 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 		}
 		if (!grew)
 			break;
+	}
+	if (used && !p->aborted && p->excess > best_excess) {
+		/* a later round did worse: back to the best one's cuts */
+		memcpy(on, best_on, (size_t)nc);
+		memcpy(p->s, save, sizeof *save * (size_t)save_ns);
+		p->ns = save_ns;
+		for (k = 0; k < nc; k++)
+			if (on[k])
+				cover_apply(p, &cs[k], cov);
+		evaluate(p, deadline);
 	}
 	made = 0;
 	if (!used || p->aborted) {
@@ -854,6 +869,7 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 	free(cs);
 	free(save);
 	free(on);
+	free(best_on);
 	free(need);
 	free(cov);
 	return made;
