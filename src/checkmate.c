@@ -174,10 +174,7 @@ rp_checkmate_build(struct rp_checkmate *f, const struct rp_graph *g,
 		if ((double)(g->mem[i] + g->workspace[i]) > big)
 			big = (double)(g->mem[i] + g->workspace[i]);
 	f->unit = big > 0 ? big : 1;
-	f->int_cost = 1;
-	for (i = 0; i < n; i++)
-		if (g->cost[i] != floor(g->cost[i]) || fabs(g->cost[i]) > 0x1p50)
-			f->int_cost = 0;
+	f->int_cost = rp_graph_int_cost(g);
 	units = rp_checkmate_units(f, budget);
 	f->rcol = rp_xmalloc(sizeof *f->rcol * (size_t)(sz ? sz : 1));
 	f->scol = rp_xmalloc(sizeof *f->scol * (size_t)(sz ? sz : 1));

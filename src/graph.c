@@ -1,6 +1,7 @@
 /* graph.c: graph construction, validation, execution order and adjacency. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -412,4 +413,15 @@ fail:
 	free(rank);
 	rp_graph_input_destroy(in);
 	return -1;
+}
+
+int
+rp_graph_int_cost(const struct rp_graph *g)
+{
+	int i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->cost[i] != floor(g->cost[i]) || fabs(g->cost[i]) > 0x1p50)
+			return 0;
+	return 1;
 }

@@ -51,6 +51,11 @@ void rp_graph_input_destroy(struct rp_graph_input *in);
  * as "file:line: message" (caller frees). in is destroyed either way. */
 int rp_graph_finish(struct rp_graph_input *in, struct rp_graph **out, char **cause);
 
+/* Whether every node's cost is an integer (of at most 2^50, so that sums
+ * stay exact): then so is every plan's cost, and a lower bound on it may
+ * be rounded up (rp_mip_round_bound). */
+int rp_graph_int_cost(const struct rp_graph *g);
+
 void rp_graph_free(struct rp_graph *g);
 
 /* Sum of cost over all nodes: the cost of computing each node once. */

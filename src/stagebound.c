@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "mip.h"
 #include "stagebound.h"
 #include "util.h"
 
@@ -72,7 +73,7 @@ double
 rp_stage_bound(const struct rp_problem *pb, int *stage)
 {
 	const struct rp_graph *g = pb->g;
-	int n = g->n, v, t, j, k, nr = 0, int_cost = 1;
+	int n = g->n, v, t, j, k, nr = 0;
 	size_t sz = (size_t)(n ? n : 1);
 	int *last = rp_xmalloc(sizeof *last * sz);
 	int *rank = rp_xmalloc(sizeof *rank * sz);
@@ -97,8 +98,6 @@ rp_stage_bound(const struct rp_problem *pb, int *stage)
 			last[v] = n;
 		boff[last[v] + 1]++;
 		seen[v] = -1;
-		if (g->cost[v] != floor(g->cost[v]) || fabs(g->cost[v]) > 0x1p50)
-			int_cost = 0;
 		if (g->recompute[v] && g->mem[v] > 0)
 			byrank[nr++] = v;
 	}
@@ -192,5 +191,5 @@ rp_stage_bound(const struct rp_problem *pb, int *stage)
 	if (isinf(extra))
 		return INFINITY;
 	extra += pb->baseline;
-	return int_cost ? ceil(extra - 1e-9 * fabs(extra)) : extra;
+	return rp_mip_round_bound(rp_graph_int_cost(g), extra);
 }
