@@ -417,10 +417,11 @@ out_of_time(const struct ps *p)
  * the budget (recomputations cascade, or need memory of their own), the
  * rows of those stages ask for what was missing and the model is solved
  * again, up to COVER_ROUNDS times, and the round with the least memory
- * over the budget is kept; what is left over goes to the greedy descent. Models past COVER_MAX_COLS columns or COVER_MAX_NNZ nonzeros
- * are not built. */
+ * over the budget is kept; what is left over goes to the greedy
+ * descent. Models past COVER_MAX_COLS columns or COVER_MAX_NNZ nonzeros
+ * (about 40 MB with GLPK's copy) are not built. */
 #define COVER_MAX_COLS 20000
-#define COVER_MAX_NNZ 2000000L
+#define COVER_MAX_NNZ 500000L
 #define COVER_SEARCH_COLS 400
 #define COVER_NODES 200
 #define COVER_GAP 0.002
