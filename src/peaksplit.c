@@ -716,11 +716,15 @@ cover_solve(const struct ps *p, const struct ccand *cs, const int *coff,
 		goto out;
 	e = ops->load(&mip);
 	if (ops->solve_lp(e, deadline, &obj, &bnd) == RP_MILP_OPTIMAL) {
-		double *x = rp_xmalloc(sizeof *x * (size_t)nc);
+		double *x = rp_xmalloc(sizeof *x * (size_t)nc), rounded = 0;
 		for (k = 0; k < nc; k++)
 			x[k] = ops->lp_value(e, k);
 		rc = cover_round(&mip, cs, x, on);
-		if (rc == 0 && nc <= COVER_SEARCH_COLS) {
+		for (k = 0; k < nc; k++)
+			rounded += on[k] ? cs[k].cost : 0;
+		/* searched only where the rounding may be improved on */
+		if (rc == 0 && nc <= COVER_SEARCH_COLS &&
+		    rounded - obj > COVER_GAP * rounded) {
 			struct rp_search req;
 			struct rp_worker_out res;
 			int *watch = rp_xmalloc(sizeof *watch * (size_t)nc);
@@ -728,8 +732,8 @@ cover_solve(const struct ps *p, const struct ccand *cs, const int *coff,
 			for (k = 0; k < nc; k++) {
 				watch[k] = k;
 				x[k] = on[k];
-				req.start_obj += on[k] ? cs[k].cost : 0;
 			}
+			req.start_obj = rounded;
 			req.start = x;
 			req.deadline = deadline;
 			req.watch = watch;
