@@ -632,8 +632,9 @@ cover_round(const struct rp_mip *mip, const struct ccand *cs, const double *x,
 }
 
 /* Solves the covering MILP for the stages with need[t] > 0 bytes. Fills
- * on[k] with the chosen candidates. Returns 0, or -1 where it is too
- * large, has no solution or found none by the deadline. */
+ * on[k] with the chosen candidates (and may write it on failure too).
+ * Returns 0, or -1 where it is too large, has no solution or found none
+ * by the deadline. */
 static int
 cover_solve(const struct ps *p, const struct ccand *cs, const int *coff,
     int nc, const int64_t *need, double deadline, unsigned char *on)
@@ -793,7 +794,7 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 	int *coff = rp_xmalloc(sizeof *coff * ((size_t)n + 1));
 	struct ccand *cs = NULL;
 	struct rp_retain *save;
-	unsigned char *on, *best_on;
+	unsigned char *on, *best_on, *trial;
 	int64_t *need, *cov, best_excess = 0;
 
 	nc = cover_candidates(p, &cs, coff);
@@ -806,13 +807,15 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 	memcpy(save, p->s, sizeof *save * (size_t)p->ns);
 	on = rp_xcalloc((size_t)nc, 1);
 	best_on = rp_xcalloc((size_t)nc, 1);
+	trial = rp_xcalloc((size_t)nc, 1);
 	need = rp_xcalloc((size_t)n, sizeof *need);
 	cov = rp_xcalloc((size_t)n + 1, sizeof *cov);
 	for (t = 0; t < n; t++)
 		need[t] = p->smax[t] - p->pb->budget;
 	for (round = 0; round < COVER_ROUNDS; round++) {
-		if (cover_solve(p, cs, coff, nc, need, deadline, on) != 0)
-			break;
+		if (cover_solve(p, cs, coff, nc, need, deadline, trial) != 0)
+			break;	/* on[] still holds the cuts p was made with */
+		memcpy(on, trial, (size_t)nc);
 		memcpy(p->s, save, sizeof *save * (size_t)save_ns);
 		p->ns = save_ns;
 		memset(cov, 0, sizeof *cov * ((size_t)n + 1));
@@ -875,6 +878,7 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 	free(save);
 	free(on);
 	free(best_on);
+	free(trial);
 	free(need);
 	free(cov);
 	return made;
