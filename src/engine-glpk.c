@@ -354,13 +354,14 @@ callback(glp_tree *T, void *info)
 			glp_ios_terminate(T);
 		}
 	}
-	/* The parent kills the search at the deadline; stopping here first
-	 * lets it say how it ended. */
+	/* The node limit counts the subproblems GLPK selects. */
 	if (glp_ios_reason(T) == GLP_ISELECT && s->req->node_limit > 0 &&
 	    ++s->nodes > s->req->node_limit) {
 		s->stopped = 1;
 		glp_ios_terminate(T);
 	}
+	/* The parent kills the search at the deadline; stopping here first
+	 * lets it say how it ended. */
 	if (s->req->deadline > 0 && rp_now() > s->req->deadline) {
 		s->stopped = 1;
 		glp_ios_terminate(T);
