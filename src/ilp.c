@@ -17,17 +17,21 @@
 /* Where the kept plan came from (rp_best.tag). */
 enum source { FROM_OTHER, FROM_MILP };
 
-/* The strategies whose plans start the search. */
+/* The strategies whose plans start the search, quick ones first: peak-split
+ * restarts its descents until the deadline, so a seed run after it would
+ * get only what is left (and, under load, nothing), and its plan could be
+ * worse than in a run of its own. reorder has an LP of its own and a share
+ * of the time (seeds_run). */
 static const struct rp_strategy *const seeds[] = {
 	&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
 	&rp_strategy_chen_greedy, &rp_strategy_dtr, &rp_strategy_lookahead,
-	&rp_strategy_peak_split, &rp_strategy_chain_dp, &rp_strategy_reorder,
+	&rp_strategy_chain_dp, &rp_strategy_peak_split, &rp_strategy_reorder,
 };
 
 #define NSEEDS (sizeof seeds / sizeof seeds[0])
 
 /* The seeds' results: this run's where they ran already, else their own,
- * run first, while ilp's time is fresh (they are quick beside the LP). */
+ * run first, while ilp's time is fresh. */
 struct seed_results {
 	const struct rp_result *r[NSEEDS];
 	struct rp_result own[NSEEDS];
