@@ -435,21 +435,48 @@ struct ccand {
 				   kept there instead of recomputed */
 };
 
-/* Whether input u of a value recomputed in stage e is gone there in
- * checkpoint-all (freed after its last reader). */
-static int
-gone_at(const struct rp_graph *g, int u, int e)
-{
-	int last = rp_last_succ(g, u);
-	return !g->output[u] && (last > u ? last : u) < e;
-}
-
 /* The first stage past u's last reader (or its computation). */
 static int
 kept_from(const struct rp_graph *g, int u)
 {
 	int last = rp_last_succ(g, u);
 	return (last > u ? last : u) + 1;
+}
+
+/* Whether input u of a value recomputed in stage e is gone there in
+ * checkpoint-all (freed after its last reader). */
+static int
+gone_at(const struct rp_graph *g, int u, int e)
+{
+	return !g->output[u] && kept_from(g, u) <= e;
+}
+
+/* Adds the bytes candidate c saves by stage to the difference array d
+ * (n + 1 entries): its value's over [c.a, c.b), less those of the inputs
+ * it keeps over [kept_from, c.b]; where p is not NULL, also makes the cut
+ * in p's retention. Returns the first stage an input is kept into, or
+ * c.b + 1 where the candidate keeps none. */
+static int
+cand_bytes(const struct rp_graph *g, const struct ccand *c, int64_t *d,
+    struct ps *p)
+{
+	int v = c->c.v, j, u, from, first = c->c.b + 1;
+
+	if (p != NULL)
+		retain_cut(p, v, c->c.a, c->c.b);
+	d[c->c.a] += g->mem[v];
+	d[c->c.b] -= g->mem[v];
+	for (j = g->pred_off[v]; c->keep && j < g->pred_off[v + 1]; j++)
+		if (gone_at(g, (u = g->pred[j]), c->c.b)) {
+			from = kept_from(g, u);
+			if (p != NULL)
+				retain_add(p, u, from, c->c.b);
+			d[from] -= g->mem[u];
+			d[c->c.b + 1] += g->mem[u];
+			if (from < first)
+				first = from;
+		}
+	return first;
 }
 
 /* The candidate cuts of the evaluated checkpoint-all plan that cover a
@@ -493,13 +520,13 @@ cover_candidates(struct ps *p, struct ccand **out, int *coff)
 			if (b <= a || (last = lastover[b - 1]) < a)
 				continue;	/* no stage over the budget */
 			for (m = 0; m < 2; m++) {
-				int64_t gone = 0;
+				int gone = 0;
 				e = m == 0 ? last + 1 : b;
 				if (m == 0 && e >= b)
 					continue;
-				for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-					if (gone_at(g, g->pred[j], e))
-						gone += g->mem[g->pred[j]] + 1;
+				for (j = g->pred_off[v]; !gone &&
+				    j < g->pred_off[v + 1]; j++)
+					gone = gone_at(g, g->pred[j], e);
 				for (keep = 0; keep < 2; keep++) {
 					if (keep && gone == 0)
 						continue;
@@ -643,51 +670,42 @@ cover_solve(const struct ps *p, const struct ccand *cs, const int *coff,
 	const struct rp_engine_ops *ops = rp_engine_get(RP_MILP_GLPK);
 	struct rp_engine *e;
 	struct rp_mip mip;
-	int n = g->n, t, k, d, j, nrow = 0, rc = -1, *rowof;
-	double unit = 1, obj, bnd, *coef = rp_xcalloc((size_t)n, sizeof *coef);
+	int n = g->n, t, k, d, j, nrow = 0, rc = -1, *rowof, *kept;
+	double unit = 1, obj, bnd;
+	int64_t *diff = rp_xcalloc((size_t)n + 1, sizeof *diff), sum;
 
 	for (k = 0; k < nc; k++)
 		if ((double)g->mem[cs[k].c.v] > unit)
 			unit = (double)g->mem[cs[k].c.v];
 	rp_mip_init(&mip);
 	rowof = rp_xmalloc(sizeof *rowof * (size_t)n);
+	kept = rp_xmalloc(sizeof *kept * (size_t)nc);
 	for (k = 0; k < nc; k++)
 		rp_mip_add_col(&mip, 0, 1, cs[k].cost, 1);
 	/* a row for each stage over the budget, and each where a cut keeps
 	 * an input longer (its need may be negative: room left) */
 	for (t = 0; t < n; t++)
 		rowof[t] = need[t] > 0 ? 1 : 0;
-	for (k = 0; k < nc; k++)
-		for (j = g->pred_off[cs[k].c.v]; cs[k].keep &&
-		    j < g->pred_off[cs[k].c.v + 1]; j++)
-			if (gone_at(g, g->pred[j], cs[k].c.b))
-				for (t = kept_from(g, g->pred[j]);
-				    t <= cs[k].c.b; t++)
-					rowof[t] = 1;
+	for (k = 0; k < nc; k++) {
+		kept[k] = cand_bytes(g, &cs[k], diff, NULL);
+		for (t = kept[k]; t <= cs[k].c.b; t++)
+			rowof[t] = 1;
+	}
 	for (t = 0; t < n; t++)
 		rowof[t] = rowof[t] ? (nrow++, rp_mip_add_row(&mip,
 		    (double)need[t] / unit, HUGE_VAL)) : -1;
-	/* each column's bytes by stage, summed first: an engine takes one
-	 * coefficient per row and column */
+	/* each column's bytes by stage, from its difference array: an
+	 * engine takes one coefficient per row and column */
+	memset(diff, 0, sizeof *diff * ((size_t)n + 1));
 	for (k = 0; k < nc; k++) {
-		int v = cs[k].c.v, lo = cs[k].c.a, hi = cs[k].c.b - 1;
-		for (t = cs[k].c.a; t < cs[k].c.b; t++)
-			coef[t] += (double)g->mem[v];
-		for (j = g->pred_off[v]; cs[k].keep && j < g->pred_off[v + 1];
-		    j++) {
-			int u = g->pred[j];
-			if (!gone_at(g, u, cs[k].c.b))
-				continue;
-			for (t = kept_from(g, u); t <= cs[k].c.b; t++)
-				coef[t] -= (double)g->mem[u];
-			if (kept_from(g, u) < lo)
-				lo = kept_from(g, u);
-			hi = cs[k].c.b;
+		int lo = cs[k].c.a < kept[k] ? cs[k].c.a : kept[k];
+		int hi = kept[k] <= cs[k].c.b ? cs[k].c.b : cs[k].c.b - 1;
+		cand_bytes(g, &cs[k], diff, NULL);
+		for (t = lo, sum = 0; t <= hi; t++) {
+			sum += diff[t];
+			rp_mip_add(&mip, rowof[t], k, (double)sum / unit);
 		}
-		for (t = lo; t <= hi; t++) {
-			rp_mip_add(&mip, rowof[t], k, coef[t] / unit);
-			coef[t] = 0;
-		}
+		memset(diff + lo, 0, sizeof *diff * (size_t)(hi + 2 - lo));
 		if (mip.nnz > COVER_MAX_NNZ)
 			goto out;
 	}
@@ -759,28 +777,9 @@ cover_solve(const struct ps *p, const struct ccand *cs, const int *coff,
 out:
 	rp_mip_destroy(&mip);
 	free(rowof);
-	free(coef);
+	free(kept);
+	free(diff);
 	return rc;
-}
-
-/* Makes candidate c's cut in p's retention, and adds the bytes it saves
- * by stage to the difference array cov. */
-static void
-cover_apply(struct ps *p, const struct ccand *c, int64_t *cov)
-{
-	const struct rp_graph *g = p->g;
-	int v = c->c.v, j, u, from;
-
-	retain_cut(p, v, c->c.a, c->c.b);
-	cov[c->c.a] += g->mem[v];
-	cov[c->c.b] -= g->mem[v];
-	for (j = g->pred_off[v]; c->keep && j < g->pred_off[v + 1]; j++)
-		if (gone_at(g, (u = g->pred[j]), c->c.b)) {
-			from = kept_from(g, u);
-			retain_add(p, u, from, c->c.b);
-			cov[from] -= g->mem[u];
-			cov[c->c.b + 1] += g->mem[u];
-		}
 }
 
 /* Replaces checkpoint-all's retention (evaluated in p) by the cover's
@@ -821,7 +820,7 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 		memset(cov, 0, sizeof *cov * ((size_t)n + 1));
 		for (k = 0; k < nc; k++)
 			if (on[k])
-				cover_apply(p, &cs[k], cov);
+				cand_bytes(g, &cs[k], cov, p);
 		evaluate(p, deadline);
 		if (p->aborted)
 			break;
@@ -855,7 +854,7 @@ cover(struct ps *p, double deadline, struct cut **cuts, int *kcap, int *ncuts)
 		p->ns = save_ns;
 		for (k = 0; k < nc; k++)
 			if (on[k])
-				cover_apply(p, &cs[k], cov);
+				cand_bytes(g, &cs[k], cov, p);
 		evaluate(p, deadline);
 	}
 	made = 0;
@@ -1073,7 +1072,10 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rp_best_init(&best);
 	if (deadline <= 0 || rp_now() < deadline) {
 		/* the cuts of a covering MILP first, in a quarter of the time,
-		 * then the greedy descents */
+		 * then the greedy descents. Its work (w) is left out of the
+		 * restarts' cap on purpose: the cap is a multiple of the
+		 * first two greedy descents' work, and the cover's own time
+		 * is bounded apart. */
 		struct rp_plan p;
 		char *n = NULL;
 		long w = 0;
