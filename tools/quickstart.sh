@@ -24,4 +24,4 @@ echo
 echo "$ ./remat-plan --graph graphs/unet.xml --budget 16G --time-limit 10 -o unet-plan.xml"
 ./remat-plan --graph graphs/unet.xml --budget 16G --time-limit 10 -o unet-plan.xml
 echo
-echo "plan written to unet-plan.xml; run the tests with: make check"
+echo 'plan written to unet-plan.xml; run the tests with: make -j"$(nproc)" check'
