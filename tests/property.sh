@@ -97,13 +97,14 @@ for g in "$SRC"/graphs/*.xml "$TMP"/training-*.xml; do
 	done
 done
 # ilp starts from every other strategy's plan: with either engine it is
-# never worse than any of them that fits. Its LP rounding runs again here
-# under the same limit, so lp-round is compared only where it took under
-# 0.4 s (else the two runs may be cut off at different points: the LP
-# solves, or the rounding's trim and fill passes; the tests run in parallel,
-# and a run beside the PyTorch round trip can take 2-3 times as long), and
-# only with the same engine: lp-round here ran on GLPK, and Clp may reach
-# another optimum of the LP, which rounds to another plan. reorder is not
+# never worse than any of them that fits. Its LP rounding and peak-split's
+# restarts run again here under the same limit, so lp-round and peak-split
+# are compared only where they took under 0.4 s (else the two runs may be
+# cut off at different points: the LP solves, the rounding's trim and fill
+# passes, the restarts; the tests run in parallel, and a run beside the
+# PyTorch round trip can take 2-3 times as long), and lp-round only with
+# the same engine: lp-round here ran on GLPK, and Clp may reach another
+# optimum of the LP, which rounds to another plan. reorder is not
 # compared: run by ilp itself, it has a quarter of ilp's time, and under
 # load its searches stop earlier than in a run of its own (within one run,
 # where ilp takes reorder's row, tests/milp.sh checks that ilp is never
@@ -115,8 +116,8 @@ for f in "$TMP"/costs-*-ilp "$TMP"/costs-*-ilp-cbc; do
 	ilp=$(cat "$f")
 	for o in "$key"-*; do
 		case $o in *-ilp|*-ilp-cbc|*-reorder) continue ;; esac
-		case $o in *-lp-round)
-			case $f in *-ilp-cbc) continue ;; esac
+		case $o in *-lp-round|*-peak-split)
+			case $f/$o in *-ilp-cbc/*-lp-round) continue ;; esac
 			t=$(cat "$TMP/time-${o#"$TMP"/costs-}")
 			awk -v t="$t" 'BEGIN { exit !(t >= 0.4) }' && continue ;;
 		esac
