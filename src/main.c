@@ -855,17 +855,24 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	struct rp_result *res = rp_xcalloc((size_t)n, sizeof *res);
 	struct rp_ctx ctx;
 	int i, picked, rc = EXIT_OK, failed = 0;
+	double t0 = rp_now(), tb;
+	struct rp_bound lb;
 	FILE *rep;
 
 	base_ctx(c, &ctx);
 	rp_run_strategies(pb, strats, n, &ctx, NULL, plan_progress, strats,
 	    res);
+	tty_line("bounding the cost");
+	tb = rp_now();
+	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, t0), &lb);
+	rp_log(&ctx, 1, "lower bound %.10g in %.1f ms%s", lb.value,
+	    (rp_now() - tb) * 1e3, lb.lp ? " (a stage's LP)" : "");
 	tty_clear();
 	for (i = 0; i < n; i++)
 		failed |= res[i].status == RP_FAILED;
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
-	rp_report(rep, c->fmt, pb, res, n, picked);
+	rp_report(rep, c->fmt, pb, res, n, picked, &lb);
 	if (picked < 0) {
 		char *mt = min_budget_text(pb);
 		if (failed)

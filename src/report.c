@@ -206,8 +206,10 @@ json_head(FILE *f, const struct rp_problem *pb)
 /* The comparison as CSV: one row per strategy, then the bound's. */
 static void
 report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
-    int n, int picked, double lb, int lbst)
+    int n, int picked, const struct rp_bound *b)
 {
+	double lb = b->value;
+	int lbst = b->stage;
 	int i, ratio = isfinite(lb);
 
 	fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
@@ -235,7 +237,7 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "no frontier-advancing plan fits,\n", (long long)pb->budget);
 	else if (!isnan(lb) && lbst >= 0) {
 		char *w = rp_xasprintf("frontier-advancing plans (the memory of "
-		    "stage '%s')", pb->g->id[lbst]);
+		    "stage '%s'%s)", pb->g->id[lbst], b->lp ? ", by an LP" : "");
 		fprintf(f, "lower bound,bound,%.10g,,,%lld,,,no,", lb,
 		    (long long)pb->budget);
 		csv_str(f, w);
@@ -250,8 +252,10 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 /* The comparison as one JSON object. */
 static void
 report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
-    int n, int picked, double lb, int lbst)
+    int n, int picked, const struct rp_bound *b)
 {
+	double lb = b->value;
+	int lbst = b->stage;
 	int i;
 
 	json_head(f, pb);
@@ -285,6 +289,8 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	if (isfinite(lb) && lbst >= 0) {
 		fprintf(f, ",\"lower_bound_stage\":");
 		json_str_or_null(f, pb->g->id[lbst]);
+		fprintf(f, ",\"lower_bound_stage_lp\":%s", b->lp ? "true" :
+		    "false");
 	}
 	fprintf(f, ",\"picked\":");
 	json_str_or_null(f, picked >= 0 ? res[picked].strategy->name : NULL);
@@ -294,8 +300,10 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 /* The comparison as a table for people, with the notes under it. */
 static void
 report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
-    int n, int picked, double lb, int lbst)
+    int n, int picked, const struct rp_bound *b)
 {
+	double lb = b->value;
+	int lbst = b->stage;
 	int i;
 	char peak[32], tm[32], bud[32];
 	/* plans' costs are shown relative to a finite bound */
@@ -365,10 +373,11 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	else if (!isnan(lb))
 		fprintf(f, "the lower bound holds for frontier-advancing plans "
 		    "(each node computed first in execution order, once per "
-		    "stage)%s%s%s\n", lbst >= 0 ? "; it is the stage memory "
+		    "stage)%s%s%s%s\n", lbst >= 0 ? "; it is the stage memory "
 		    "bound of stage '" : "", lbst >= 0 ? pb->g->id[lbst] : "",
 		    lbst >= 0 ? "': the values read after it that do not fit "
-		    "beside its inputs are computed again" : "");
+		    "beside its inputs are computed again" : "", lbst < 0 ? "" :
+		    b->lp ? ", with the inputs they need (an LP)" : "");
 	for (i = 0; i < n; i++)
 		if (res[i].note != NULL)
 			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);
@@ -376,20 +385,17 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 
 void
 rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
-    const struct rp_result *res, int n, int picked)
+    const struct rp_result *res, int n, int picked, const struct rp_bound *b)
 {
-	int lbst;
-	double lb = rp_results_bound(pb, res, n, &lbst);
-
 	switch (fmt) {
 	case RP_FMT_CSV:
-		report_csv(f, pb, res, n, picked, lb, lbst);
+		report_csv(f, pb, res, n, picked, b);
 		break;
 	case RP_FMT_JSON:
-		report_json(f, pb, res, n, picked, lb, lbst);
+		report_json(f, pb, res, n, picked, b);
 		break;
 	default:
-		report_table(f, pb, res, n, picked, lb, lbst);
+		report_table(f, pb, res, n, picked, b);
 		break;
 	}
 }

@@ -10,9 +10,10 @@
 enum rp_format { RP_FMT_TABLE, RP_FMT_CSV, RP_FMT_JSON };
 
 /* Writes the comparison of results res[0..n) for problem pb to f; picked is
- * the index of the chosen plan or -1. */
+ * the index of the chosen plan or -1, lb the run's bound
+ * (rp_results_bound). */
 void rp_report(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
-    const struct rp_result *res, int n, int picked);
+    const struct rp_result *res, int n, int picked, const struct rp_bound *lb);
 
 /* Writes the verdict of --check for the valid plan at path with figures s;
  * when pb has a budget, also whether it fits. */

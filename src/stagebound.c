@@ -4,7 +4,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "engine.h"
 #include "mip.h"
 #include "stagebound.h"
 #include "util.h"
@@ -69,8 +71,12 @@ cmp_ratio(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
-double
-rp_stage_bound(const struct rp_problem *pb, int *stage)
+/* The knapsack bound of every stage: returns the largest extra cost (not
+ * yet added to the baseline; INFINITY where no frontier-advancing plan
+ * fits) and its stage in *stage (-1: none). Where over is not NULL,
+ * over[t] is the bytes that stage t must leave out (0: none). */
+static double
+knapsack(const struct rp_problem *pb, int *stage, int64_t *over)
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, v, t, j, k, nr = 0;
@@ -161,6 +167,8 @@ rp_stage_bound(const struct rp_problem *pb, int *stage)
 		}
 		if (total > room) {
 			double c = fen_cover(&f, total - room, byrank, g);
+			if (over != NULL)
+				over[t] = total - room;
 			if (c > extra) {
 				extra = c;
 				*stage = t;
@@ -188,8 +196,200 @@ rp_stage_bound(const struct rp_problem *pb, int *stage)
 	free(in);
 	free(f.mem);
 	free(f.cost);
+	return extra;
+}
+
+/* The bound of an extra cost, as a plan's cost. */
+static double
+as_bound(const struct rp_problem *pb, double extra)
+{
 	if (isinf(extra))
 		return INFINITY;
-	extra += pb->baseline;
-	return rp_mip_round_bound(rp_graph_int_cost(g), extra);
+	return rp_mip_round_bound(rp_graph_int_cost(pb->g), pb->baseline + extra);
+}
+
+double
+rp_stage_bound(const struct rp_problem *pb, int *stage)
+{
+	return as_bound(pb, knapsack(pb, stage, NULL));
+}
+
+/* The largest model stage_lp builds, and the most stages it is solved at,
+ * no two closer than n / LP_SPREAD stages (neighbours give the same). */
+#define LP_MAX_NNZ 250000L
+#define LP_STAGES 8
+#define LP_SPREAD 32
+
+/* The LP bound of stage t (see stagebound.h): the least extra cost, with
+ * fractions, of values held at t (h, within the room beside t's working
+ * set) or computed again after t (r), such that every value read after t
+ * is one or the other, and a value computed again after t has each input
+ * held at t or computed again after t too (t's inputs are resident at t
+ * anyway). Only the values read after t and their ancestors through
+ * recomputable values are in it. Returns the extra cost that the row
+ * prices prove, or NaN where the model is too large or time ran out
+ * before a bound. mark (n entries, zero) is left zero. */
+static double
+stage_lp(const struct rp_problem *pb, int t, const int *last, double deadline,
+    int *mark)
+{
+	const struct rp_graph *g = pb->g;
+	const struct rp_engine_ops *ops = rp_engine_get(RP_MILP_GLPK);
+	int *model = rp_xmalloc(sizeof *model * (size_t)(t ? t : 1));
+	int nm = 0, k, j, u, w, row;
+	int64_t room = pb->budget - g->fixed_mem - g->mem[t] - g->workspace[t];
+	long nnz = 0;
+	double unit = 1, extra = NAN, obj, bnd;
+	struct rp_mip mip;
+
+	/* mark: 1 an input of t, 2 + k the model's k-th value */
+	for (j = g->pred_off[t]; j < g->pred_off[t + 1]; j++)
+		if (mark[g->pred[j]] == 0) {
+			mark[g->pred[j]] = 1;
+			room -= g->mem[g->pred[j]];
+		}
+	for (u = 0; u < t; u++)
+		if (last[u] > t && mark[u] == 0) {
+			mark[u] = 2 + nm;
+			model[nm++] = u;
+		}
+	for (k = 0; k < nm; k++) {
+		u = model[k];
+		nnz += 3;
+		if (g->mem[u] > unit)
+			unit = (double)g->mem[u];
+		if (!g->recompute[u])
+			continue;
+		for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
+			w = g->pred[j];
+			nnz += 3;
+			if (mark[w] == 0) {
+				mark[w] = 2 + nm;
+				model[nm++] = w;
+			}
+		}
+	}
+	if (room < 0 || nm == 0 || nnz > LP_MAX_NNZ)
+		goto out;
+	rp_mip_init(&mip);
+	for (k = 0; k < nm; k++) {
+		u = model[k];
+		rp_mip_add_col(&mip, 0, 1, 0, 0);	/* h: held at t */
+		rp_mip_add_col(&mip, 0, g->recompute[u] ? 1 : 0, g->cost[u], 0);
+	}
+	row = rp_mip_add_row(&mip, -HUGE_VAL, (double)room / unit);
+	for (k = 0; k < nm; k++)
+		rp_mip_add(&mip, row, 2 * k, (double)g->mem[model[k]] / unit);
+	for (k = 0; k < nm; k++) {
+		u = model[k];
+		if (last[u] > t) {
+			row = rp_mip_add_row(&mip, 1, HUGE_VAL);
+			rp_mip_add(&mip, row, 2 * k, 1);
+			rp_mip_add(&mip, row, 2 * k + 1, 1);
+		}
+		for (j = g->pred_off[u]; g->recompute[u] &&
+		    j < g->pred_off[u + 1]; j++) {
+			int c = mark[g->pred[j]] - 2;
+			if (c < 0)
+				continue;	/* resident at t */
+			row = rp_mip_add_row(&mip, -HUGE_VAL, 0);
+			rp_mip_add(&mip, row, 2 * k + 1, 1);
+			rp_mip_add(&mip, row, 2 * c, -1);
+			rp_mip_add(&mip, row, 2 * c + 1, -1);
+		}
+	}
+	{
+		struct rp_engine *e = ops->load(&mip);
+		switch (ops->solve_lp(e, deadline, &obj, &bnd)) {
+		case RP_MILP_OPTIMAL:
+			/* the prices prove it, whatever the tolerances */
+			extra = ops->price_bound(e);
+			break;
+		case RP_MILP_NOSOLUTION:
+			extra = bnd;	/* what the prices proved by then */
+			break;
+		default:
+			/* infeasible: a proof that nothing fits, but one that
+			 * rests on tolerances; the knapsack decides that */
+			break;
+		}
+		ops->free(e);
+	}
+	rp_mip_destroy(&mip);
+out:
+	for (k = 0; k < nm; k++)
+		mark[model[k]] = 0;
+	for (j = g->pred_off[t]; j < g->pred_off[t + 1]; j++)
+		mark[g->pred[j]] = 0;
+	free(model);
+	return isfinite(extra) && extra > 0 ? extra : NAN;
+}
+
+/* A stage by the bytes it must leave out. */
+struct over {
+	int64_t bytes;
+	int t;
+};
+
+static int
+cmp_over(const void *a, const void *b)
+{
+	const struct over *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+double
+rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
+    int *lp)
+{
+	const struct rp_graph *g = pb->g;
+	int n = g->n, t, j, k, no = 0, picked[LP_STAGES], np = 0;
+	int64_t *over = rp_xcalloc((size_t)(n ? n : 1), sizeof *over);
+	double extra = knapsack(pb, stage, over);
+	struct over *os;
+	int *last, *mark;
+
+	*lp = 0;
+	if (isinf(extra) || (deadline > 0 && rp_now() >= deadline)) {
+		free(over);
+		return as_bound(pb, extra);
+	}
+	os = rp_xmalloc(sizeof *os * (size_t)(n ? n : 1));
+	for (t = 0; t < n; t++)
+		if (over[t] > 0)
+			os[no++] = (struct over){ over[t], t };
+	qsort(os, (size_t)no, sizeof *os, cmp_over);
+	last = rp_xmalloc(sizeof *last * (size_t)(n ? n : 1));
+	mark = rp_xcalloc((size_t)(n ? n : 1), sizeof *mark);
+	for (t = 0; t < n; t++) {
+		last[t] = g->output[t] ? n : t;
+		for (j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
+			if (g->succ[j] > last[t])
+				last[t] = g->succ[j];
+	}
+	for (k = 0; k < no && np < LP_STAGES; k++) {
+		double e;
+		int near = 0;
+		for (j = 0; j < np; j++)
+			near |= abs(picked[j] - os[k].t) < n / LP_SPREAD;
+		if (near)
+			continue;
+		if (deadline > 0 && rp_now() >= deadline)
+			break;
+		picked[np++] = os[k].t;
+		e = stage_lp(pb, os[k].t, last, deadline, mark);
+		if (!isnan(e) && e > extra) {
+			extra = e;
+			*stage = os[k].t;
+			*lp = 1;
+		}
+	}
+	free(over);
+	free(os);
+	free(last);
+	free(mark);
+	return as_bound(pb, extra);
 }

@@ -16,7 +16,20 @@
  * Weaker than the LP relaxation of the MILP (milp.h), which it does not
  * need: it ignores that a recomputation needs its own inputs, and counts
  * each stage apart. But it takes O((n + m) log n) time and O(n + m)
- * memory, so it is there at every size. */
+ * memory, so it is there at every size.
+ *
+ * rp_stage_bound_lp adds what the knapsack ignores, at the few stages that
+ * must leave out the most bytes: a value computed again after stage t
+ * needs each of its inputs then, so each input is either held at t (its
+ * bytes count there) or computed again after t as well, back to t's own
+ * inputs, which are resident at t anyway. The least cost of that, by the
+ * LP relaxation (values held or computed again in part), bounds the extra
+ * cost of every frontier-advancing plan from below too, and is at least
+ * the knapsack's at that stage: where a cheap value can only be
+ * recomputed from dear ones that are gone, it is much more. The LP has two
+ * columns per value read after t and per ancestor it may need, so it is
+ * solved at up to 8 stages spread over the graph, within a deadline, and
+ * its bound is what GLPK's row prices prove. */
 #ifndef RP_STAGEBOUND_H
 #define RP_STAGEBOUND_H
 
@@ -27,5 +40,11 @@
  * gives it, -1 when it is the baseline. Where every cost is an integer,
  * so is every plan's, and the bound is rounded up. */
 double rp_stage_bound(const struct rp_problem *pb, int *stage);
+
+/* The same, raised by the LPs of the stages over the budget solved by
+ * deadline (rp_now() time; <= 0: none); *lp is 1 where an LP gives the
+ * bound returned. */
+double rp_stage_bound_lp(const struct rp_problem *pb, double deadline,
+    int *stage, int *lp);
 
 #endif

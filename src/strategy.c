@@ -209,25 +209,38 @@ rp_best_take(struct rp_best *b, struct rp_plan *plan, char **note)
 
 double
 rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
-    int n, int *stage)
+    int n, double deadline, struct rp_bound *b)
 {
 	double lb = NAN, sb;
-	int i, st;
+	int i, st, lp;
 
-	if (stage != NULL)
-		*stage = -1;
+	b->stage = -1;
+	b->lp = 0;
 	for (i = 0; i < n; i++)
 		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
 			lb = res[i].bound;
-	if (isnan(lb) || isinf(lb))
-		return lb;
-	sb = rp_stage_bound(pb, &st);
-	if (sb > lb && st >= 0) {
-		lb = sb;
-		if (stage != NULL)
-			*stage = st;
+	if (!isnan(lb) && !isinf(lb)) {
+		sb = rp_stage_bound_lp(pb, deadline, &st, &lp);
+		if (sb > lb && st >= 0) {
+			lb = sb;
+			b->stage = st;
+			b->lp = lp;
+		}
 	}
-	return lb;
+	return b->value = lb;
+}
+
+#define BOUND_LP_SECONDS 5.0
+
+double
+rp_bound_deadline(const struct rp_options *o, double start)
+{
+	double now = rp_now(), t = o != NULL ? o->time_limit : 0;
+
+	if (t <= 0)
+		return now + BOUND_LP_SECONDS;
+	return fmin(now + BOUND_LP_SECONDS, fmax(start + 2 * t,
+	    now + fmin(t / 10, 0.5)));
 }
 
 int

@@ -158,13 +158,27 @@ void rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
     const struct rp_ctx *parent, struct rp_result *res);
 void rp_result_destroy(struct rp_result *res);
 
+/* A run's lower bound and where it comes from. */
+struct rp_bound {
+	double value;	/* NaN: none; +inf: no frontier-advancing plan fits */
+	int stage;	/* the stage whose memory gives it, or -1 where a
+			   strategy's bound (or the baseline) is as strong */
+	int lp;		/* 1: that stage's LP gives it (stagebound.h) */
+};
+
 /* The strongest lower bound among res[0..n) and, where one of them has a
- * bound, the stage memory bound of pb (stagebound.h): NaN when none has
- * one, +inf when one proved that no frontier-advancing plan fits. When
- * stage is not NULL, *stage is the stage whose memory gives the bound
- * returned, or -1 when a strategy's bound (or the baseline) is as strong. */
+ * bound, the stage memory bound of pb (stagebound.h), strengthened by the
+ * stages' LPs until deadline (rp_now() time; <= 0: none), in b. Returns
+ * b->value. */
 double rp_results_bound(const struct rp_problem *pb,
-    const struct rp_result *res, int n, int *stage);
+    const struct rp_result *res, int n, double deadline, struct rp_bound *b);
+
+/* The deadline of the bound's LPs after a run of its strategies that
+ * started at start: what is left of the run's time (twice --time-limit),
+ * at most BOUND_LP_SECONDS, and never less than a tenth of the limit (at
+ * most half a second) past it, so that a run ends within twice its limit
+ * and half a second or so; with no limit, BOUND_LP_SECONDS. */
+double rp_bound_deadline(const struct rp_options *o, double start);
 
 /* The index of the cheapest result that fits (ties: lower peak, then
  * earlier), or -1 when none fits. */

@@ -83,11 +83,14 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			for (i = 0; i < n; i++)
 				row->cell[i].status = RP_NO_PLAN;
 		} else {
+			struct rp_bound lb;
+			double t0 = rp_now();
 			rp_problem_at(&at, pb, budgets[r]);
 			rp_run_strategies(&at, strats, n, base, &cache,
 			    hooks != NULL ? hooks->progress : NULL,
 			    hooks != NULL ? hooks->arg : NULL, res);
-			row->bound = rp_results_bound(&at, res, n, NULL);
+			row->bound = rp_results_bound(&at, res, n,
+			    rp_bound_deadline(base->opt, t0), &lb);
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
 				c->status = res[i].status;
