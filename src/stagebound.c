@@ -215,10 +215,15 @@ rp_stage_bound(const struct rp_problem *pb, int *stage)
 }
 
 /* The largest model stage_lp builds, and the most stages it is solved at,
- * no two closer than n / LP_SPREAD stages (neighbours give the same). */
+ * no two closer than n / LP_SPREAD stages (neighbours give the same),
+ * until, past LP_IDLE_SECONDS, LP_IDLE in a row raise the bound no
+ * further (on large graphs where the knapsack is already tight, the LPs
+ * of thousands of values take seconds for nothing). */
 #define LP_MAX_NNZ 250000L
 #define LP_STAGES 8
 #define LP_SPREAD 32
+#define LP_IDLE 2
+#define LP_IDLE_SECONDS 0.25
 
 /* The LP bound of stage t (see stagebound.h): the least extra cost, with
  * fractions, of values held at t (h, within the room beside t's working
@@ -346,9 +351,9 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
     int *lp)
 {
 	const struct rp_graph *g = pb->g;
-	int n = g->n, t, j, k, no = 0, picked[LP_STAGES], np = 0;
+	int n = g->n, t, j, k, no = 0, picked[LP_STAGES], np = 0, idle = 0;
 	int64_t *over = rp_xcalloc((size_t)(n ? n : 1), sizeof *over);
-	double extra = knapsack(pb, stage, over);
+	double extra = knapsack(pb, stage, over), t0 = rp_now();
 	struct over *os;
 	int *last, *mark;
 
@@ -370,7 +375,8 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 			if (g->succ[j] > last[t])
 				last[t] = g->succ[j];
 	}
-	for (k = 0; k < no && np < LP_STAGES; k++) {
+	for (k = 0; k < no && np < LP_STAGES &&
+	    (idle < LP_IDLE || rp_now() - t0 < LP_IDLE_SECONDS); k++) {
 		double e;
 		int near = 0;
 		for (j = 0; j < np; j++)
@@ -385,7 +391,9 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 			extra = e;
 			*stage = os[k].t;
 			*lp = 1;
-		}
+			idle = 0;
+		} else
+			idle++;
 	}
 	free(over);
 	free(os);
