@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "engine.h"
 #include "mip.h"
@@ -71,6 +70,24 @@ cmp_ratio(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
+/* A value crosses stage t when a later node reads it, or it is an
+ * output: the array of each value's last reader (itself where none), n
+ * for an output. */
+static int *
+last_readers(const struct rp_graph *g)
+{
+	int n = g->n, v, j;
+	int *last = rp_xmalloc(sizeof *last * (size_t)(n ? n : 1));
+
+	for (v = 0; v < n; v++) {
+		last[v] = g->output[v] ? n : v;
+		for (j = g->succ_off[v]; j < g->succ_off[v + 1]; j++)
+			if (g->succ[j] > last[v])
+				last[v] = g->succ[j];
+	}
+	return last;
+}
+
 /* The knapsack bound of every stage: returns the largest extra cost (not
  * yet added to the baseline; INFINITY where no frontier-advancing plan
  * fits) and its stage in *stage (-1: none). Where over is not NULL,
@@ -81,7 +98,7 @@ knapsack(const struct rp_problem *pb, int *stage, int64_t *over)
 	const struct rp_graph *g = pb->g;
 	int n = g->n, v, t, j, k, nr = 0;
 	size_t sz = (size_t)(n ? n : 1);
-	int *last = rp_xmalloc(sizeof *last * sz);
+	int *last = last_readers(g);
 	int *rank = rp_xmalloc(sizeof *rank * sz);
 	int *byrank = rp_xmalloc(sizeof *byrank * sz);
 	int *boff = rp_xcalloc(sz + 2, sizeof *boff), *bnode;
@@ -93,15 +110,7 @@ knapsack(const struct rp_problem *pb, int *stage, int64_t *over)
 	double extra = 0;
 
 	*stage = -1;
-	/* A value crosses stage t when a later node reads it, or it is an
-	 * output: last[v] is its last reader, n for an output. */
 	for (v = 0; v < n; v++) {
-		last[v] = v;
-		for (j = g->succ_off[v]; j < g->succ_off[v + 1]; j++)
-			if (g->succ[j] > last[v])
-				last[v] = g->succ[j];
-		if (g->output[v])
-			last[v] = n;
 		boff[last[v] + 1]++;
 		seen[v] = -1;
 		if (g->recompute[v] && g->mem[v] > 0)
@@ -367,14 +376,8 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 		if (over[t] > 0)
 			os[no++] = (struct over){ over[t], t };
 	qsort(os, (size_t)no, sizeof *os, cmp_over);
-	last = rp_xmalloc(sizeof *last * (size_t)(n ? n : 1));
+	last = last_readers(g);
 	mark = rp_xcalloc((size_t)(n ? n : 1), sizeof *mark);
-	for (t = 0; t < n; t++) {
-		last[t] = g->output[t] ? n : t;
-		for (j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
-			if (g->succ[j] > last[t])
-				last[t] = g->succ[j];
-	}
 	for (k = 0; k < no && np < LP_STAGES &&
 	    (idle < LP_IDLE || rp_now() - t0 < LP_IDLE_SECONDS); k++) {
 		double e;

@@ -175,9 +175,9 @@ double rp_results_bound(const struct rp_problem *pb,
 
 /* The deadline of the bound's LPs after a run of its strategies that
  * started at start: what is left of the run's time (twice --time-limit),
- * at most BOUND_LP_SECONDS, and never less than a tenth of the limit (at
- * most half a second) past it, so that a run ends within twice its limit
- * and half a second or so; with no limit, BOUND_LP_SECONDS. */
+ * at most 5 s, and never less than a tenth of the limit (at most half a
+ * second) past it, so that a run ends within twice its limit and half a
+ * second or so; with no limit, 5 s. */
 double rp_bound_deadline(const struct rp_options *o, double start);
 
 /* The index of the cheapest result that fits (ties: lower peak, then
