@@ -864,7 +864,7 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	    res);
 	tty_line("bounding the cost");
 	tb = rp_now();
-	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, t0), &lb);
+	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, t0, n), &lb);
 	rp_log(&ctx, 1, "lower bound %.10g in %.1f ms%s", lb.value,
 	    (rp_now() - tb) * 1e3, lb.lp ? " (a stage's LP)" : "");
 	tty_clear();

@@ -233,13 +233,13 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 #define BOUND_LP_SECONDS 5.0
 
 double
-rp_bound_deadline(const struct rp_options *o, double start)
+rp_bound_deadline(const struct rp_options *o, double start, int n)
 {
 	double now = rp_now(), t = o != NULL ? o->time_limit : 0;
 
 	if (t <= 0)
 		return now + BOUND_LP_SECONDS;
-	return fmin(now + BOUND_LP_SECONDS, fmax(start + 2 * t,
+	return fmin(now + BOUND_LP_SECONDS, fmax(start + (n > 1 ? 2 : 1) * t,
 	    now + fmin(t / 10, 0.5)));
 }
 

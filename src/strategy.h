@@ -173,12 +173,12 @@ struct rp_bound {
 double rp_results_bound(const struct rp_problem *pb,
     const struct rp_result *res, int n, double deadline, struct rp_bound *b);
 
-/* The deadline of the bound's LPs after a run of its strategies that
- * started at start: what is left of the run's time (twice --time-limit),
- * at most 5 s, and never less than a tenth of the limit (at most half a
- * second) past it, so that a run ends within twice its limit and half a
- * second or so; with no limit, 5 s. */
-double rp_bound_deadline(const struct rp_options *o, double start);
+/* The deadline of the bound's LPs after a run of n strategies that
+ * started at start: what is left of the run's time (twice --time-limit,
+ * or the limit itself for one strategy), at most 5 s, and never less
+ * than a tenth of the limit (at most half a second) past it, so that a
+ * run ends within its time and half a second or so; with no limit, 5 s. */
+double rp_bound_deadline(const struct rp_options *o, double start, int n);
 
 /* The index of the cheapest result that fits (ties: lower peak, then
  * earlier), or -1 when none fits. */

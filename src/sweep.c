@@ -90,7 +90,7 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			    hooks != NULL ? hooks->progress : NULL,
 			    hooks != NULL ? hooks->arg : NULL, res);
 			row->bound = rp_results_bound(&at, res, n,
-			    rp_bound_deadline(base->opt, t0), &lb);
+			    rp_bound_deadline(base->opt, t0, n), &lb);
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
 				c->status = res[i].status;
