@@ -76,29 +76,27 @@ cmp_ratio(const void *a, const void *b)
 static int *
 last_readers(const struct rp_graph *g)
 {
-	int n = g->n, v, j;
+	int n = g->n, v;
 	int *last = rp_xmalloc(sizeof *last * (size_t)(n ? n : 1));
 
-	for (v = 0; v < n; v++) {
-		last[v] = g->output[v] ? n : v;
-		for (j = g->succ_off[v]; j < g->succ_off[v + 1]; j++)
-			if (g->succ[j] > last[v])
-				last[v] = g->succ[j];
-	}
+	for (v = 0; v < n; v++)
+		last[v] = g->output[v] ? n : rp_last_succ(g, v) > v ?
+		    rp_last_succ(g, v) : v;
 	return last;
 }
 
-/* The knapsack bound of every stage: returns the largest extra cost (not
- * yet added to the baseline; INFINITY where no frontier-advancing plan
- * fits) and its stage in *stage (-1: none). Where over is not NULL,
- * over[t] is the bytes that stage t must leave out (0: none). */
+/* The knapsack bound of every stage, with last from last_readers:
+ * returns the largest extra cost (not yet added to the baseline; INFINITY
+ * where no frontier-advancing plan fits) and its stage in *stage (-1:
+ * none). Where over is not NULL, over[t] is the bytes that stage t must
+ * leave out (0: none). */
 static double
-knapsack(const struct rp_problem *pb, int *stage, int64_t *over)
+knapsack(const struct rp_problem *pb, const int *last, int *stage,
+    int64_t *over)
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, v, t, j, k, nr = 0;
 	size_t sz = (size_t)(n ? n : 1);
-	int *last = last_readers(g);
 	int *rank = rp_xmalloc(sizeof *rank * sz);
 	int *byrank = rp_xmalloc(sizeof *byrank * sz);
 	int *boff = rp_xcalloc(sz + 2, sizeof *boff), *bnode;
@@ -196,7 +194,6 @@ knapsack(const struct rp_problem *pb, int *stage, int64_t *over)
 		}
 	}
 #undef TAKE
-	free(last);
 	free(rank);
 	free(byrank);
 	free(boff);
@@ -220,7 +217,11 @@ as_bound(const struct rp_problem *pb, double extra)
 double
 rp_stage_bound(const struct rp_problem *pb, int *stage)
 {
-	return as_bound(pb, knapsack(pb, stage, NULL));
+	int *last = last_readers(pb->g);
+	double extra = knapsack(pb, last, stage, NULL);
+
+	free(last);
+	return as_bound(pb, extra);
 }
 
 /* The largest model stage_lp builds, and the most stages it is solved at,
@@ -362,13 +363,14 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 	const struct rp_graph *g = pb->g;
 	int n = g->n, t, j, k, no = 0, picked[LP_STAGES], np = 0, idle = 0;
 	int64_t *over = rp_xcalloc((size_t)(n ? n : 1), sizeof *over);
-	double extra = knapsack(pb, stage, over), t0 = rp_now();
+	int *last = last_readers(g), *mark;
+	double extra = knapsack(pb, last, stage, over), t0 = rp_now();
 	struct over *os;
-	int *last, *mark;
 
 	*lp = 0;
 	if (isinf(extra) || (deadline > 0 && rp_now() >= deadline)) {
 		free(over);
+		free(last);
 		return as_bound(pb, extra);
 	}
 	os = rp_xmalloc(sizeof *os * (size_t)(n ? n : 1));
@@ -376,7 +378,6 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 		if (over[t] > 0)
 			os[no++] = (struct over){ over[t], t };
 	qsort(os, (size_t)no, sizeof *os, cmp_over);
-	last = last_readers(g);
 	mark = rp_xcalloc((size_t)(n ? n : 1), sizeof *mark);
 	for (k = 0; k < no && np < LP_STAGES &&
 	    (idle < LP_IDLE || rp_now() - t0 < LP_IDLE_SECONDS); k++) {
