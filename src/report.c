@@ -237,7 +237,8 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "no frontier-advancing plan fits,\n", (long long)pb->budget);
 	else if (!isnan(lb) && lbst >= 0) {
 		char *w = rp_xasprintf("frontier-advancing plans (the memory of "
-		    "stage '%s'%s)", pb->g->id[lbst], b->lp ? ", by an LP" : "");
+		    "stage '%s'%s)", pb->g->id[lbst], b->lp == 2 ? ", by a MILP" :
+		    b->lp ? ", by an LP" : "");
 		fprintf(f, "lower bound,bound,%.10g,,,%lld,,,no,", lb,
 		    (long long)pb->budget);
 		csv_str(f, w);
@@ -291,6 +292,8 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		json_str_or_null(f, pb->g->id[lbst]);
 		fprintf(f, ",\"lower_bound_stage_lp\":%s", b->lp ? "true" :
 		    "false");
+		fprintf(f, ",\"lower_bound_stage_milp\":%s", b->lp == 2 ?
+		    "true" : "false");
 	}
 	fprintf(f, ",\"picked\":");
 	json_str_or_null(f, picked >= 0 ? res[picked].strategy->name : NULL);
@@ -377,7 +380,8 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "bound of stage '" : "", lbst >= 0 ? pb->g->id[lbst] : "",
 		    lbst >= 0 ? "': the values read after it that do not fit "
 		    "beside its inputs are computed again" : "", lbst < 0 ? "" :
-		    b->lp ? ", with the inputs they need (an LP)" : "");
+		    b->lp == 2 ? ", with the inputs they need (a MILP, in whole "
+		    "values)" : b->lp ? ", with the inputs they need (an LP)" : "");
 	for (i = 0; i < n; i++)
 		if (res[i].note != NULL)
 			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);

@@ -4,11 +4,13 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 #include "mip.h"
 #include "stagebound.h"
 #include "util.h"
+#include "worker.h"
 
 /* Fenwick trees over the values ranked by cost per byte, cheapest first:
  * the bytes and the cost of the values that may be left out. */
@@ -234,19 +236,81 @@ rp_stage_bound(const struct rp_problem *pb, int *stage)
 #define LP_SPREAD 32
 #define LP_IDLE 2
 #define LP_IDLE_SECONDS 0.25
+/* Where the LP's optimum holds a value or computes it again in part, the
+ * model is searched in whole values by branch and bound for at most
+ * MILP_NODES subproblems (a limit that ends the search at the same place
+ * on every machine): its proven bound, or its optimum, is then the
+ * stage's bound. */
+#define MILP_NODES 2000
+#define SEARCH_SLACK 1e-6
+/* The searches run after every LP, at the MILP_STAGES stages with the
+ * highest fractional LP bounds, each within an equal share of the time
+ * left and at most MILP_SECONDS, until one raises nothing over its LP. */
+#define MILP_STAGES 3
+#define MILP_SECONDS 0.5
 
-/* The LP bound of stage t (see stagebound.h): the least extra cost, with
- * fractions, of values held at t (h, within the room beside t's working
- * set) or computed again after t (r), such that every value read after t
- * is one or the other, and a value computed again after t has each input
- * held at t or computed again after t too (t's inputs are resident at t
- * anyway). Only the values read after t and their ancestors through
- * recomputable values are in it. Returns the extra cost that the row
- * prices prove, or NaN where the model is too large or time ran out
- * before a bound. mark (n entries, zero) is left zero. */
+/* Whether the last LP solution of e holds or computes again some value
+ * in part. */
+static int
+fractional(const struct rp_engine_ops *ops, const struct rp_engine *e,
+    int ncols)
+{
+	int c;
+
+	for (c = 0; c < ncols; c++) {
+		double x = ops->lp_value(e, c);
+		if (fabs(x - floor(x + 0.5)) > 1e-6)
+			return 1;
+	}
+	return 0;
+}
+
+/* The branch-and-bound search of a stage model in whole values, from its
+ * LP relaxation's optimum lp: the optimum where it is proven, else the
+ * bound proven when it stopped (MILP_NODES subproblems, or the deadline,
+ * as the search runs in a worker killed then). NaN: nothing proven. */
+static double
+whole_values(const struct rp_problem *pb, const struct rp_engine_ops *ops,
+    struct rp_engine *e, double lp, double deadline)
+{
+	struct rp_search req;
+	struct rp_worker_out res;
+	double b = NAN;
+
+	memset(&req, 0, sizeof req);
+	req.deadline = deadline;
+	req.int_obj = rp_graph_int_cost(pb->g);
+	req.lp_bound = rp_mip_round_bound(req.int_obj, lp);
+	req.node_limit = MILP_NODES;
+	ops->search(e, &req, &res);
+	if (res.ended && res.status == RP_MILP_OPTIMAL && res.has_sol)
+		b = res.obj;
+	else if (res.bound > -HUGE_VAL)
+		b = res.bound;
+	free(res.sol);
+	free(res.vals);
+	/* The search prunes and proves within GLPK's tolerances (1e-7 of
+	 * the objective): what it proves is taken that much lower, so that
+	 * no plan is ever below it (and an integer bound rounds back up). */
+	return isfinite(b) ? b - SEARCH_SLACK * fmax(1, fabs(b)) : NAN;
+}
+
+/* The bound of stage t (see stagebound.h): the least extra cost of values
+ * held at t (h, within the room beside t's working set) or computed again
+ * after t (r), such that every value read after t is one or the other,
+ * and a value computed again after t has each input held at t or computed
+ * again after t too (t's inputs are resident at t anyway). Only the values
+ * read after t and their ancestors through recomputable values are in
+ * it. The LP relaxation first, its bound what the row prices prove; where
+ * its optimum is fractional, the search in whole values (MILP_NODES).
+ * Returns the extra cost proven, or NaN where the model is too large or
+ * time ran out before a bound; *how is 1 for the LP's bound, 2 where the
+ * search raised it. The search runs only with search_until > 0 (rp_now()
+ * time, at most deadline); without it, *how is 3 where it would run.
+ * mark (n entries, zero) is left zero. */
 static double
 stage_lp(const struct rp_problem *pb, int t, const int *last, double deadline,
-    int *mark)
+    double search_until, int *mark, int *how)
 {
 	const struct rp_graph *g = pb->g;
 	const struct rp_engine_ops *ops = rp_engine_get(RP_MILP_GLPK);
@@ -289,8 +353,8 @@ stage_lp(const struct rp_problem *pb, int t, const int *last, double deadline,
 	rp_mip_init(&mip);
 	for (k = 0; k < nm; k++) {
 		u = model[k];
-		rp_mip_add_col(&mip, 0, 1, 0, 0);	/* h: held at t */
-		rp_mip_add_col(&mip, 0, g->recompute[u] ? 1 : 0, g->cost[u], 0);
+		rp_mip_add_col(&mip, 0, 1, 0, 1);	/* h: held at t */
+		rp_mip_add_col(&mip, 0, g->recompute[u] ? 1 : 0, g->cost[u], 1);
 	}
 	row = rp_mip_add_row(&mip, -HUGE_VAL, (double)room / unit);
 	for (k = 0; k < nm; k++)
@@ -319,6 +383,16 @@ stage_lp(const struct rp_problem *pb, int t, const int *last, double deadline,
 		case RP_MILP_OPTIMAL:
 			/* the prices prove it, whatever the tolerances */
 			extra = ops->price_bound(e);
+			*how = fractional(ops, e, 2 * nm) ? 3 : 1;
+			if (*how == 3 && search_until > 0) {
+				double b = whole_values(pb, ops, e, obj,
+				    fmin(deadline, search_until));
+				*how = 1;
+				if (b > extra) {
+					extra = b;
+					*how = 2;
+				}
+			}
 			break;
 		case RP_MILP_NOSOLUTION:
 			extra = bnd;	/* what the prices proved by then */
@@ -362,6 +436,7 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, t, j, k, no = 0, picked[LP_STAGES], np = 0, idle = 0;
+	double lpv[LP_STAGES];
 	int64_t *over = rp_xcalloc((size_t)(n ? n : 1), sizeof *over);
 	int *last = last_readers(g), *mark;
 	double extra = knapsack(pb, last, stage, over), t0 = rp_now();
@@ -382,15 +457,16 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 	for (k = 0; k < no && np < LP_STAGES &&
 	    (idle < LP_IDLE || rp_now() - t0 < LP_IDLE_SECONDS); k++) {
 		double e;
-		int near = 0;
+		int near = 0, how = 0;
 		for (j = 0; j < np; j++)
 			near |= abs(picked[j] - os[k].t) < n / LP_SPREAD;
 		if (near)
 			continue;
 		if (deadline > 0 && rp_now() >= deadline)
 			break;
+		e = stage_lp(pb, os[k].t, last, deadline, 0, mark, &how);
+		lpv[np] = how == 3 && !isnan(e) ? e : -1;
 		picked[np++] = os[k].t;
-		e = stage_lp(pb, os[k].t, last, deadline, mark);
 		if (!isnan(e) && e > extra) {
 			extra = e;
 			*stage = os[k].t;
@@ -398,6 +474,29 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 			idle = 0;
 		} else
 			idle++;
+	}
+	/* The searches in whole values, the highest fractional LPs first. */
+	for (k = 0; k < MILP_STAGES; k++) {
+		double e, now = rp_now(), until;
+		int b = -1, how = 0;
+		for (j = 0; j < np; j++)
+			if (lpv[j] >= 0 && (b < 0 || lpv[j] > lpv[b]))
+				b = j;
+		if (b < 0 || (deadline > 0 && now >= deadline))
+			break;
+		lpv[b] = -1;
+		until = now + MILP_SECONDS;
+		if (deadline > 0)
+			until = fmin(until, now + (deadline - now) /
+			    (MILP_STAGES - k));
+		e = stage_lp(pb, picked[b], last, deadline, until, mark, &how);
+		if (!isnan(e) && e > extra) {
+			extra = e;
+			*stage = picked[b];
+			*lp = how;
+		}
+		if (how != 2)
+			break;
 	}
 	free(over);
 	free(os);

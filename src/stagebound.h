@@ -29,7 +29,11 @@
  * recomputed from dear ones that are gone, it is much more. The LP has two
  * columns per value read after t and per ancestor it may need, so it is
  * solved at up to 8 stages spread over the graph, within a deadline, and
- * its bound is what GLPK's row prices prove. */
+ * its bound is what GLPK's row prices prove. Plans hold or recompute
+ * whole values: where an LP's optimum does not, the same model is then
+ * searched by branch and bound at the few stages with the highest such
+ * LPs, which closes the gap the fractions leave (a stage that must leave
+ * out 2.08 blocks of equal size leaves out 3). */
 #ifndef RP_STAGEBOUND_H
 #define RP_STAGEBOUND_H
 
@@ -42,8 +46,9 @@
 double rp_stage_bound(const struct rp_problem *pb, int *stage);
 
 /* The same, raised by the LPs of the stages over the budget solved by
- * deadline (rp_now() time; <= 0: none); *lp is 1 where an LP gives the
- * bound returned. */
+ * deadline (rp_now() time; <= 0: none), and where an LP's optimum is
+ * fractional, by its search in whole values; *lp is 1 where an LP gives
+ * the bound returned, 2 where the search in whole values does, else 0. */
 double rp_stage_bound_lp(const struct rp_problem *pb, double deadline,
     int *stage, int *lp);
 

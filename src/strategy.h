@@ -163,7 +163,8 @@ struct rp_bound {
 	double value;	/* NaN: none; +inf: no frontier-advancing plan fits */
 	int stage;	/* the stage whose memory gives it, or -1 where a
 			   strategy's bound (or the baseline) is as strong */
-	int lp;		/* 1: that stage's LP gives it (stagebound.h) */
+	int lp;		/* 1: that stage's LP gives it, 2: its search in
+			   whole values (stagebound.h) */
 };
 
 /* The strongest lower bound among res[0..n) and, where one of them has a

@@ -403,6 +403,43 @@ main(void)
 		rp_graph_free(g);
 	}
 
+	t_case("the stage bound counts whole values where its LP splits one");
+	/* s -> x1, x2, x3 (10 bytes, cost 5 each) -> z (output, reads all);
+	 * w (reads s, 20 bytes of workspace) leaves room for one x and a
+	 * half. The LP (and the knapsack) recompute one and a half x after
+	 * w, 7.5; a plan recomputes two, and the search in whole values
+	 * proves it: the bound is the optimum. */
+	{
+		static const int e[] = { 0, 1, 0, 2, 0, 3, 0, 4, 1, 5, 2, 5,
+		    3, 5, 0, 5, 4, 5 };
+		struct rp_graph *g = mkgraph(6, e, 9);
+		struct rp_problem pb;
+		char *cause = NULL;
+		int kst, lst, lp, i;
+		for (i = 1; i <= 3; i++) {
+			g->mem[i] = 10;
+			g->cost[i] = 5;
+		}
+		g->workspace[4] = 20;
+		g->output[5] = 1;
+		mkproblem(&pb, g, 37);
+		CHECK(rp_stage_bound(&pb, &kst) == pb.baseline + 8 && kst == 4);
+		CHECK(rp_stage_bound_lp(&pb, 0, &lst, &lp) == pb.baseline + 10 &&
+		    lst == 4 && lp == 2);
+		{
+			struct rp_milp *m = rp_milp_build(g, 37, &cause);
+			struct rp_milp_solution sol;
+			struct rp_seq seq = { 0 };
+			CHECK(m != NULL);
+			rp_milp_solve(m, 0, 0, &sol, &seq);
+			CHECK(sol.result == RP_MILP_OPTIMAL &&
+			    fabs(sol.obj - (pb.baseline + 10)) < 1e-9);
+			rp_seq_destroy(&seq);
+			rp_milp_free(m);
+		}
+		rp_graph_free(g);
+	}
+
 	/* Beyond the exhaustive search: the MILP proves the optimum. */
 	t_case("the stage LPs stay below the optimum on DAGs of 10 to 14 nodes");
 	{
