@@ -354,9 +354,16 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "lower bound", "", lb, ov, "", "", "", "1.000x");
 	}
 	fputc('\n', f);
-	if (picked >= 0)
-		fprintf(f, "picked %s: the cheapest plan that fits\n",
-		    res[picked].strategy->name);
+	if (picked >= 0) {
+		double c = res[picked].sim.cost;
+		fprintf(f, "picked %s: the cheapest plan that fits%s\n",
+		    res[picked].strategy->name, c <= pb->baseline ?
+		    "; it costs the baseline, which no plan beats" :
+		    isfinite(lb) && lb > pb->baseline &&
+		    c <= lb + 2e-6 * fmax(1, lb) ? "; its cost reaches the lower "
+		    "bound: no frontier-advancing plan costs less" :
+		    "");
+	}
 	else if (isfinite(lb) && lb > pb->baseline)
 		fprintf(f, "no strategy fits the budget; the lower bound does "
 		    "not say that a plan exists: the LP relaxation may recompute "
