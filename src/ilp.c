@@ -11,6 +11,7 @@
 #include "lpround.h"
 #include "milp.h"
 #include "sched.h"
+#include "stagebound.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -128,6 +129,48 @@ search_outcome(const struct rp_milp_solution *sol, double search_s,
 	}
 }
 
+/* The share of ilp's time the stage memory bound may take before the
+ * model is built, and the most it may take. */
+#define STAGE_SHARE 0.1
+#define STAGE_SECONDS 1.0
+
+/* Whether the plan of a seed whose plans are frontier-advancing (those
+ * of the R solver: checkpoint-all, Chen's, peak-split) already costs the
+ * baseline or the stage memory bound (stagebound.h): then the MILP, which
+ * has only frontier-advancing plans, cannot find a cheaper one, and
+ * neither the model nor its LP need be built. Sets *sb to the bound and
+ * *from to that seed. */
+static int
+seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
+    double deadline, double *sb, const struct rp_strategy **from)
+{
+	double cheapest = HUGE_VAL, now = rp_now(), until;
+	int k, st, how;
+
+	*sb = pb->baseline;
+	*from = NULL;
+	for (k = 0; k < (int)NSEEDS; k++) {
+		const struct rp_strategy *s = seeds[k];
+		if ((s == &rp_strategy_checkpoint_all ||
+		    s == &rp_strategy_chen_sqrtn || s == &rp_strategy_chen_greedy ||
+		    s == &rp_strategy_peak_split) && sr->r[k]->status == RP_FITS &&
+		    sr->r[k]->sim.cost < cheapest) {
+			cheapest = sr->r[k]->sim.cost;
+			*from = s;
+		}
+	}
+	if (cheapest == HUGE_VAL)
+		return 0;
+	if (cheapest <= pb->baseline)
+		return 1;
+	until = now + STAGE_SECONDS;
+	if (deadline > 0)
+		until = fmin(until, now + STAGE_SHARE * (deadline - now));
+	*sb = rp_stage_bound_lp(pb, until, &st, &how);
+	return isfinite(*sb) && *sb > pb->baseline &&
+	    cheapest <= *sb + 2e-6 * fmax(1, *sb);
+}
+
 static int
 ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
@@ -137,7 +180,8 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	double t0 = rp_now(), deadline = ctx->deadline, lpb = NAN, search_s;
 	double limit = deadline > 0 ? deadline - t0 : RP_SOLVER_DEFAULT_SECONDS;
 	double gap = o != NULL ? o->mip_gap : 0;
-	struct rp_milp *m;
+	struct rp_milp *m = NULL;
+	const struct rp_strategy *from;
 	struct rp_best best;
 	struct rp_milp_solution sol;
 	struct rp_seq seq = { 0 };
@@ -149,6 +193,31 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 	rp_best_init(&best);
 	seeds_run(pb, ctx, &sr);
+	if (seeds_reach_bound(pb, &sr, deadline, &lpb, &from)) {
+		if (offer_seeds(pb, &sr, NULL, &best, cause) < 0)
+			goto out;
+		rp_log(ctx, 1, "ilp: the plan of %s costs the lower bound at "
+		    "%.2f s", from->name, rp_now() - t0);
+		*bound = lpb;
+		if (best.have) {
+			const char *reached = lpb <= pb->baseline ?
+			    "the baseline" : "the stage memory bound";
+			char *own = rp_xasprintf("plan of %s", from->name);
+			char *n = strcmp(best.note, own) == 0 ?
+			    rp_xasprintf("the plan is the %s, which costs %s, so "
+			    "the MILP cannot do better and was not built",
+			    best.note, reached) :
+			    rp_xasprintf("the plan is the %s; the plan of %s "
+			    "costs %s, so the MILP cannot do better and was not "
+			    "built", best.note, from->name, reached);
+			free(own);
+			free(best.note);
+			best.note = n;
+			rp_best_take(&best, plan, note);
+		}
+		rc = 0;
+		goto out;
+	}
 	m = rp_milp_build_within(g, pb->budget, o != NULL ? o->solver :
 	    RP_MILP_GLPK, deadline > 0 ? fmax(deadline - rp_now(), 1e-3) : 0,
 	    &why);	/* no time left is not "no limit" (<= 0) */
