@@ -168,7 +168,7 @@ seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
 		until = fmin(until, now + STAGE_SHARE * (deadline - now));
 	*sb = rp_stage_bound_lp(pb, until, &st, &how);
 	return isfinite(*sb) && *sb > pb->baseline &&
-	    cheapest <= *sb + 2e-6 * fmax(1, *sb);
+	    rp_stage_bound_reached(*sb, cheapest);
 }
 
 static int

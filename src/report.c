@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "stagebound.h"
 #include "units.h"
 #include "util.h"
 
@@ -360,7 +361,7 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    res[picked].strategy->name, c <= pb->baseline ?
 		    "; it costs the baseline, which no plan beats" :
 		    isfinite(lb) && lb > pb->baseline &&
-		    c <= lb + 2e-6 * fmax(1, lb) ? "; its cost reaches the lower "
+		    rp_stage_bound_reached(lb, c) ? "; its cost reaches the lower "
 		    "bound: no frontier-advancing plan costs less" :
 		    "");
 	}

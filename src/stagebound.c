@@ -504,3 +504,9 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 	free(mark);
 	return as_bound(pb, extra);
 }
+
+int
+rp_stage_bound_reached(double b, double cost)
+{
+	return cost <= b + 2 * SEARCH_SLACK * fmax(1, fabs(b));
+}

@@ -52,4 +52,10 @@ double rp_stage_bound(const struct rp_problem *pb, int *stage);
 double rp_stage_bound_lp(const struct rp_problem *pb, double deadline,
     int *stage, int *lp);
 
+/* Whether a plan of cost reaches the lower bound b: within what the
+ * searches in whole values take off their bounds for GLPK's tolerances
+ * (twice it, 2e-6 of b), so that a plan the search proves optimal
+ * reaches the bound it gives. */
+int rp_stage_bound_reached(double b, double cost);
+
 #endif

@@ -145,6 +145,26 @@ random_graph(int n, uint64_t *st)
 #undef RND
 }
 
+/* The MILP of g at budget bytes proves the optimum expect. */
+static void
+check_milp_optimum(const struct rp_graph *g, int64_t budget, double expect)
+{
+	char *cause = NULL;
+	struct rp_milp *m = rp_milp_build(g, budget, &cause);
+	struct rp_milp_solution sol;
+	struct rp_seq seq = { 0 };
+
+	CHECK(m != NULL);
+	if (m == NULL) {
+		free(cause);
+		return;
+	}
+	rp_milp_solve(m, 0, 0, &sol, &seq);
+	CHECK(sol.result == RP_MILP_OPTIMAL && fabs(sol.obj - expect) < 1e-9);
+	rp_seq_destroy(&seq);
+	rp_milp_free(m);
+}
+
 int
 main(void)
 {
@@ -378,7 +398,6 @@ main(void)
 		static const int e[] = { 0, 1, 1, 2, 2, 3, 3, 4, 1, 4 };
 		struct rp_graph *g = mkgraph(5, e, 5);
 		struct rp_problem pb;
-		char *cause = NULL;
 		int kst, lst, lp, i;
 		for (i = 0; i < 5; i++)
 			g->mem[i] = 10;
@@ -389,17 +408,7 @@ main(void)
 		CHECK(rp_stage_bound(&pb, &kst) == pb.baseline + 1 && kst == 3);
 		CHECK(rp_stage_bound_lp(&pb, 0, &lst, &lp) == pb.baseline + 101 &&
 		    lst == 3 && lp == 1);
-		{
-			struct rp_milp *m = rp_milp_build(g, 30, &cause);
-			struct rp_milp_solution sol;
-			struct rp_seq seq = { 0 };
-			CHECK(m != NULL);
-			rp_milp_solve(m, 0, 0, &sol, &seq);
-			CHECK(sol.result == RP_MILP_OPTIMAL &&
-			    fabs(sol.obj - (pb.baseline + 101)) < 1e-9);
-			rp_seq_destroy(&seq);
-			rp_milp_free(m);
-		}
+		check_milp_optimum(g, 30, pb.baseline + 101);
 		rp_graph_free(g);
 	}
 
@@ -414,7 +423,6 @@ main(void)
 		    3, 5, 0, 5, 4, 5 };
 		struct rp_graph *g = mkgraph(6, e, 9);
 		struct rp_problem pb;
-		char *cause = NULL;
 		int kst, lst, lp, i;
 		for (i = 1; i <= 3; i++) {
 			g->mem[i] = 10;
@@ -426,17 +434,7 @@ main(void)
 		CHECK(rp_stage_bound(&pb, &kst) == pb.baseline + 8 && kst == 4);
 		CHECK(rp_stage_bound_lp(&pb, 0, &lst, &lp) == pb.baseline + 10 &&
 		    lst == 4 && lp == 2);
-		{
-			struct rp_milp *m = rp_milp_build(g, 37, &cause);
-			struct rp_milp_solution sol;
-			struct rp_seq seq = { 0 };
-			CHECK(m != NULL);
-			rp_milp_solve(m, 0, 0, &sol, &seq);
-			CHECK(sol.result == RP_MILP_OPTIMAL &&
-			    fabs(sol.obj - (pb.baseline + 10)) < 1e-9);
-			rp_seq_destroy(&seq);
-			rp_milp_free(m);
-		}
+		check_milp_optimum(g, 37, pb.baseline + 10);
 		rp_graph_free(g);
 	}
 
