@@ -261,6 +261,8 @@ search_run(struct rp_worker *w, void *arg)
 		left = q->deadline - rp_now();
 		left = fmax(fmin(left * 0.9, left - 0.5), 0.01);
 		Cbc_setMaximumSeconds(c, left);
+		/* CBC counts CPU time by default: with threads, the clock */
+		Cbc_setParameter(c, "timeMode", "elapsed");
 	}
 	Cbc_setAllowableFractionGap(c, q->gap > 0 ? q->gap : 0);
 	Cbc_setAllowableGap(c, 0);
