@@ -139,13 +139,15 @@ search_outcome(const struct rp_milp_solution *sol, double search_s,
  * baseline or the stage memory bound (stagebound.h): then the MILP, which
  * has only frontier-advancing plans, cannot find a cheaper one, and
  * neither the model nor its LP need be built. Sets *sb to the bound and
- * *from to that seed. */
+ * *from to that seed. A bound computed in full goes to sm (may be NULL),
+ * for the run's own bound. */
 static int
 seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
-    double deadline, double *sb, const struct rp_strategy **from)
+    double deadline, struct rp_stage_memo *sm, double *sb,
+    const struct rp_strategy **from)
 {
 	double cheapest = HUGE_VAL, now = rp_now(), until;
-	int k, st, how;
+	int k, st, how, complete;
 
 	*sb = pb->baseline;
 	*from = NULL;
@@ -166,7 +168,15 @@ seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
 	until = now + STAGE_SECONDS;
 	if (deadline > 0)
 		until = fmin(until, now + STAGE_SHARE * (deadline - now));
-	*sb = rp_stage_bound_lp(pb, until, &st, &how);
+	*sb = rp_stage_bound_lp(pb, until, &st, &how, &complete);
+	if (complete && sm != NULL) {
+		/* the run's bound takes it as it is */
+		sm->have = 1;
+		sm->budget = pb->budget;
+		sm->value = *sb;
+		sm->stage = st;
+		sm->lp = how;
+	}
 	return isfinite(*sb) && *sb > pb->baseline &&
 	    rp_stage_bound_reached(*sb, cheapest);
 }
@@ -193,7 +203,8 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 	rp_best_init(&best);
 	seeds_run(pb, ctx, &sr);
-	if (seeds_reach_bound(pb, &sr, deadline, &lpb, &from)) {
+	if (seeds_reach_bound(pb, &sr, deadline, ctx->shared != NULL ?
+	    ctx->shared->stage : NULL, &lpb, &from)) {
 		if (offer_seeds(pb, &sr, NULL, &best, cause) < 0)
 			goto out;
 		rp_log(ctx, 1, "ilp: the plan of %s costs the lower bound at "

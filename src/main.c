@@ -857,14 +857,16 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	int i, picked, rc = EXIT_OK, failed = 0;
 	double t0 = rp_now(), tb;
 	struct rp_bound lb;
+	struct rp_stage_memo sm;
 	FILE *rep;
 
 	base_ctx(c, &ctx);
-	rp_run_strategies(pb, strats, n, &ctx, NULL, plan_progress, strats,
-	    res);
+	rp_run_strategies(pb, strats, n, &ctx, NULL, &sm, plan_progress,
+	    strats, res);
 	tty_line("bounding the cost");
 	tb = rp_now();
-	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, t0, n), &lb);
+	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, t0, n), &sm,
+	    &lb);
 	rp_log(&ctx, 1, "lower bound %.10g in %.1f ms%s", lb.value,
 	    (rp_now() - tb) * 1e3, lb.lp == 2 ? " (a stage's MILP)" : lb.lp ?
 	    " (a stage's LP)" : "");

@@ -432,7 +432,7 @@ cmp_over(const void *a, const void *b)
 
 double
 rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
-    int *lp)
+    int *lp, int *complete)
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, t, j, k, no = 0, picked[LP_STAGES], np = 0, idle = 0;
@@ -441,9 +441,12 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 	int *last = last_readers(g), *mark;
 	double extra = knapsack(pb, last, stage, over), t0 = rp_now();
 	struct over *os;
+	int cut = 0;		/* the deadline cut something short */
 
 	*lp = 0;
 	if (isinf(extra) || (deadline > 0 && rp_now() >= deadline)) {
+		if (complete != NULL)
+			*complete = isinf(extra);
 		free(over);
 		free(last);
 		return as_bound(pb, extra);
@@ -462,8 +465,10 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 			near |= abs(picked[j] - os[k].t) < n / LP_SPREAD;
 		if (near)
 			continue;
-		if (deadline > 0 && rp_now() >= deadline)
+		if (deadline > 0 && rp_now() >= deadline) {
+			cut = 1;
 			break;
+		}
 		e = stage_lp(pb, os[k].t, last, deadline, 0, mark, &how);
 		lpv[np] = how == 3 && !isnan(e) ? e : -1;
 		picked[np++] = os[k].t;
@@ -482,14 +487,21 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 		for (j = 0; j < np; j++)
 			if (lpv[j] >= 0 && (b < 0 || lpv[j] > lpv[b]))
 				b = j;
-		if (b < 0 || (deadline > 0 && now >= deadline))
+		if (b < 0)
 			break;
+		if (deadline > 0 && now >= deadline) {
+			cut = 1;
+			break;
+		}
 		lpv[b] = -1;
 		until = now + MILP_SECONDS;
 		if (deadline > 0)
 			until = fmin(until, now + (deadline - now) /
 			    (MILP_STAGES - k));
 		e = stage_lp(pb, picked[b], last, deadline, until, mark, &how);
+		/* stopped by its share of the time, not by its own limits */
+		if (until < now + MILP_SECONDS && rp_now() >= until)
+			cut = 1;
 		if (!isnan(e) && e > extra) {
 			extra = e;
 			*stage = picked[b];
@@ -498,6 +510,8 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 		if (how != 2)
 			break;
 	}
+	if (complete != NULL)
+		*complete = !cut && (deadline <= 0 || rp_now() < deadline);
 	free(over);
 	free(os);
 	free(last);

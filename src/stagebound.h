@@ -48,9 +48,21 @@ double rp_stage_bound(const struct rp_problem *pb, int *stage);
 /* The same, raised by the LPs of the stages over the budget solved by
  * deadline (rp_now() time; <= 0: none), and where an LP's optimum is
  * fractional, by its search in whole values; *lp is 1 where an LP gives
- * the bound returned, 2 where the search in whole values does, else 0. */
+ * the bound returned, 2 where the search in whole values does, else 0.
+ * *complete (when not NULL) is 1 where the deadline cut nothing short, so
+ * that a later call with more time would give the same bound. */
 double rp_stage_bound_lp(const struct rp_problem *pb, double deadline,
-    int *stage, int *lp);
+    int *stage, int *lp, int *complete);
+
+/* A stage bound computed during a run (by ilp) and kept for the run's own
+ * bound, which then need not solve the same LPs again: valid for budget,
+ * and only where it was complete. */
+struct rp_stage_memo {
+	int have;
+	int64_t budget;
+	double value;
+	int stage, lp;
+};
 
 /* Whether a plan of cost reaches the lower bound b: within what the
  * searches in whole values take off their bounds for GLPK's tolerances

@@ -209,7 +209,7 @@ rp_best_take(struct rp_best *b, struct rp_plan *plan, char **note)
 
 double
 rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
-    int n, double deadline, struct rp_bound *b)
+    int n, double deadline, const struct rp_stage_memo *sm, struct rp_bound *b)
 {
 	double lb = NAN, sb;
 	int i, st, lp;
@@ -220,7 +220,12 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
 			lb = res[i].bound;
 	if (!isnan(lb) && !isinf(lb)) {
-		sb = rp_stage_bound_lp(pb, deadline, &st, &lp);
+		if (sm != NULL && sm->have && sm->budget == pb->budget) {
+			sb = sm->value;
+			st = sm->stage;
+			lp = sm->lp;
+		} else
+			sb = rp_stage_bound_lp(pb, deadline, &st, &lp, NULL);
 		if (sb > lb && st >= 0) {
 			lb = sb;
 			b->stage = st;

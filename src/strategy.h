@@ -63,6 +63,8 @@ struct rp_shared {
 	const struct rp_result *results; /* results[0..nresults) */
 	int nresults;
 	struct rp_cache *cache;		/* NULL: none */
+	struct rp_stage_memo *stage;	/* a stage bound computed in full,
+					   for the run's bound; NULL: none */
 };
 
 /* Where a strategy runs: its options, its deadline, its log and what it
@@ -169,10 +171,14 @@ struct rp_bound {
 
 /* The strongest lower bound among res[0..n) and, where one of them has a
  * bound, the stage memory bound of pb (stagebound.h), strengthened by the
- * stages' LPs until deadline (rp_now() time; <= 0: none), in b. Returns
+ * stages' LPs until deadline (rp_now() time; <= 0: none), in b; where sm
+ * (may be NULL) holds that stage bound for pb's budget, computed in full
+ * during the run, it is taken instead of solving the LPs again. Returns
  * b->value. */
+struct rp_stage_memo;
 double rp_results_bound(const struct rp_problem *pb,
-    const struct rp_result *res, int n, double deadline, struct rp_bound *b);
+    const struct rp_result *res, int n, double deadline,
+    const struct rp_stage_memo *sm, struct rp_bound *b);
 
 /* The deadline of the bound's LPs after a run of n strategies that
  * started at start: what is left of the run's time (twice --time-limit,

@@ -12,8 +12,8 @@
 void
 rp_run_strategies(const struct rp_problem *pb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
-    struct rp_cache *cache, rp_progress_fn progress, void *arg,
-    struct rp_result *res)
+    struct rp_cache *cache, struct rp_stage_memo *sm, rp_progress_fn progress,
+    void *arg, struct rp_result *res)
 {
 	struct rp_lp_memo memo;
 	struct rp_shared shared;
@@ -25,6 +25,9 @@ rp_run_strategies(const struct rp_problem *pb,
 	shared.lp = &memo;	/* lp-round and ilp round the LP once */
 	shared.results = res;	/* ilp starts from the plans found so far */
 	shared.cache = cache;
+	shared.stage = sm;
+	if (sm != NULL)
+		sm->have = 0;
 	ctx.shared = &shared;
 	/* All the strategies within twice the limit: each gets the limit,
 	 * but never past this. */
@@ -84,13 +87,14 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 				row->cell[i].status = RP_NO_PLAN;
 		} else {
 			struct rp_bound lb;
+			struct rp_stage_memo sm;
 			double t0 = rp_now();
 			rp_problem_at(&at, pb, budgets[r]);
-			rp_run_strategies(&at, strats, n, base, &cache,
+			rp_run_strategies(&at, strats, n, base, &cache, &sm,
 			    hooks != NULL ? hooks->progress : NULL,
 			    hooks != NULL ? hooks->arg : NULL, res);
 			row->bound = rp_results_bound(&at, res, n,
-			    rp_bound_deadline(base->opt, t0, n), &lb);
+			    rp_bound_deadline(base->opt, t0, n), &sm, &lb);
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
 				c->status = res[i].status;
@@ -164,7 +168,7 @@ run_at(const struct rp_problem *pb, const struct rp_strategy *s,
 	struct rp_problem at;
 
 	rp_problem_at(&at, pb, b);
-	rp_run_strategies(&at, &s, 1, base, cache, NULL, NULL, res);
+	rp_run_strategies(&at, &s, 1, base, cache, NULL, NULL, NULL, res);
 	return res->status == RP_FITS;
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "problem.h"
+#include "stagebound.h"
 #include "strategy.h"
 
 /* Called before strategy i of n starts; arg is the caller's. */
@@ -23,12 +24,13 @@ typedef void (*rp_progress_fn)(void *arg, int i, int n);
  * rounding, ilp starts from the plans found before it, each strategy has
  * the time limit of base->opt and all of them together at most twice it.
  * cache (may be NULL) keeps budget-free work for later runs on the same
- * graph. progress may be NULL. Fills res[0..n) (caller destroys each with
- * rp_result_destroy). */
+ * graph. sm (may be NULL) receives a stage bound that a strategy computed
+ * in full (stagebound.h), for rp_results_bound. progress may be NULL.
+ * Fills res[0..n) (caller destroys each with rp_result_destroy). */
 void rp_run_strategies(const struct rp_problem *pb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
-    struct rp_cache *cache, rp_progress_fn progress, void *arg,
-    struct rp_result *res);
+    struct rp_cache *cache, struct rp_stage_memo *sm, rp_progress_fn progress,
+    void *arg, struct rp_result *res);
 
 /* One strategy at one budget of a sweep. */
 struct rp_sweep_cell {

@@ -203,7 +203,7 @@ main(void)
 		{
 			int sst, lst, lp;
 			double sb = rp_stage_bound(&pb, &sst);
-			double lb = rp_stage_bound_lp(&pb, 0, &lst, &lp);
+			double lb = rp_stage_bound_lp(&pb, 0, &lst, &lp, NULL);
 			CHECK(sb >= pb.baseline);
 			CHECK(lb >= sb && (lp ? lst >= 0 : lst == sst));
 			if (isinf(sb)) {
@@ -406,8 +406,8 @@ main(void)
 		g->output[4] = 1;
 		mkproblem(&pb, g, 30);
 		CHECK(rp_stage_bound(&pb, &kst) == pb.baseline + 1 && kst == 3);
-		CHECK(rp_stage_bound_lp(&pb, 0, &lst, &lp) == pb.baseline + 101 &&
-		    lst == 3 && lp == 1);
+		CHECK(rp_stage_bound_lp(&pb, 0, &lst, &lp, NULL) ==
+		    pb.baseline + 101 && lst == 3 && lp == 1);
 		check_milp_optimum(g, 30, pb.baseline + 101);
 		rp_graph_free(g);
 	}
@@ -423,7 +423,10 @@ main(void)
 		    3, 5, 0, 5, 4, 5 };
 		struct rp_graph *g = mkgraph(6, e, 9);
 		struct rp_problem pb;
-		int kst, lst, lp, i;
+		struct rp_result r;
+		struct rp_bound b;
+		struct rp_stage_memo sm;
+		int kst, lst, lp, i, done = -1;
 		for (i = 1; i <= 3; i++) {
 			g->mem[i] = 10;
 			g->cost[i] = 5;
@@ -432,9 +435,23 @@ main(void)
 		g->output[5] = 1;
 		mkproblem(&pb, g, 37);
 		CHECK(rp_stage_bound(&pb, &kst) == pb.baseline + 8 && kst == 4);
-		CHECK(rp_stage_bound_lp(&pb, 0, &lst, &lp) == pb.baseline + 10 &&
-		    lst == 4 && lp == 2);
+		CHECK(rp_stage_bound_lp(&pb, 0, &lst, &lp, &done) ==
+		    pb.baseline + 10 && lst == 4 && lp == 2 && done == 1);
 		check_milp_optimum(g, 37, pb.baseline + 10);
+		/* a deadline already past cuts it short, and it says so */
+		rp_stage_bound_lp(&pb, rp_now() - 1, &lst, &lp, &done);
+		CHECK(done == 0);
+		/* the run's bound takes a memo of its budget as it is (here
+		 * one unit lower, to tell them apart), and solves again for
+		 * another budget */
+		memset(&r, 0, sizeof r);
+		r.bound = pb.baseline;
+		sm = (struct rp_stage_memo){ 1, 37, pb.baseline + 9, 4, 1 };
+		CHECK(rp_results_bound(&pb, &r, 1, 0, &sm, &b) ==
+		    pb.baseline + 9 && b.stage == 4 && b.lp == 1);
+		sm.budget = 36;
+		CHECK(rp_results_bound(&pb, &r, 1, 0, &sm, &b) ==
+		    pb.baseline + 10 && b.stage == 4 && b.lp == 2);
 		rp_graph_free(g);
 	}
 
@@ -456,7 +473,7 @@ main(void)
 			rp_problem_at(&pb, &pb, pb.min_budget + (pb.ckpt_all_peak -
 			    pb.min_budget) * (k % 5) / 5);
 			kb = rp_stage_bound(&pb, &lst);
-			lb = rp_stage_bound_lp(&pb, 0, &lst, &lp);
+			lb = rp_stage_bound_lp(&pb, 0, &lst, &lp, NULL);
 			CHECK(lb >= kb);
 			m = rp_milp_build(g, pb.budget, &cause);
 			CHECK(m != NULL);
