@@ -357,13 +357,19 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	fputc('\n', f);
 	if (picked >= 0) {
 		double c = res[picked].sim.cost;
+		int reached = isfinite(lb) && lb > pb->baseline &&
+		    rp_stage_bound_reached(lb, c);
+		/* below it (beyond the tolerance): a plan of another form,
+		 * which the bound does not hold for */
+		int below = reached && !rp_stage_bound_reached(c, lb);
 		fprintf(f, "picked %s: the cheapest plan that fits%s\n",
 		    res[picked].strategy->name, c <= pb->baseline ?
-		    "; it costs the baseline, which no plan beats" :
-		    isfinite(lb) && lb > pb->baseline &&
-		    rp_stage_bound_reached(lb, c) ? "; its cost reaches the lower "
-		    "bound: no frontier-advancing plan costs less" :
-		    "");
+		    "; it costs the baseline, which no plan beats" : below ?
+		    "; it costs less than the lower bound, which holds for "
+		    "frontier-advancing plans only: this plan is not one, and "
+		    "no frontier-advancing plan costs as little" : reached ?
+		    "; its cost reaches the lower bound: no frontier-advancing "
+		    "plan costs less" : "");
 	}
 	else if (isfinite(lb) && lb > pb->baseline)
 		fprintf(f, "no strategy fits the budget; the lower bound does "
