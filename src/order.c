@@ -346,18 +346,18 @@ local_search(struct ls *lp, double deadline, long work, int *order)
 #define RESTARTS_MAX 64
 #define RESTARTS_MIN 2
 /* Orders that the local search starts from: the best of the greedy. */
-#define KEEP 4
+#define KEEP RP_ORDER_MAX
 
-int64_t
-rp_order_memory(const struct rp_graph *g, double deadline,
-    unsigned long long seed, int *order, int *rule)
+int
+rp_order_memory_many(const struct rp_graph *g, double deadline,
+    unsigned long long seed, int max, int *orders, int *rules, int64_t *peaks)
 {
 	struct greedy q;
 	int n = g->n, r, v, *tmp, restarts;
-	int64_t best = -1, pk;
+	int64_t pk;
 	size_t sz = (size_t)(n ? n : 1);
 	uint64_t st = seed;
-	int *kept, krule[KEEP], nkept = 0;
+	int *kept, krule[KEEP], nkept = 0, ix[KEEP], a, b, nout = 0;
 	int64_t kpeak[KEEP];
 	struct ls l;
 
@@ -405,14 +405,28 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 		memcpy(kept + (size_t)slot * sz, tmp, sizeof *tmp * (size_t)n);
 	}
 	for (r = 0; r < nkept; r++) {
-		int *o = kept + (size_t)r * sz;
-		local_search(&l, deadline, LS_WORK / KEEP, o);
-		pk = order_peak(&l, o);
-		if (best < 0 || pk < best) {
-			best = pk;
-			*rule = krule[r];
-			memcpy(order, o, sizeof *o * (size_t)n);
+		local_search(&l, deadline, LS_WORK / KEEP, kept + (size_t)r * sz);
+		kpeak[r] = order_peak(&l, kept + (size_t)r * sz);
+		ix[r] = r;
+	}
+	/* by peak after the search (the first of equals), each order once */
+	for (a = 1; a < nkept; a++)
+		for (b = a; b > 0 && kpeak[ix[b]] < kpeak[ix[b - 1]]; b--) {
+			int t = ix[b];
+			ix[b] = ix[b - 1];
+			ix[b - 1] = t;
 		}
+	for (a = 0; a < nkept && nout < max; a++) {
+		const int *o = kept + (size_t)ix[a] * sz;
+		for (b = 0; b < nout; b++)
+			if (memcmp(orders + (size_t)b * sz, o, sizeof *o *
+			    (size_t)n) == 0)
+				break;
+		if (b < nout)
+			continue;
+		memcpy(orders + (size_t)nout * sz, o, sizeof *o * (size_t)n);
+		rules[nout] = krule[ix[a]];
+		peaks[nout++] = kpeak[ix[a]];
 	}
 	free(kept);
 	ls_destroy(&l);
@@ -424,7 +438,17 @@ rp_order_memory(const struct rp_graph *g, double deadline,
 	free(q.noise);
 	free(q.h.e);
 	free(tmp);
-	return best;
+	return nkept > 0 ? nout : -1;
+}
+
+int64_t
+rp_order_memory(const struct rp_graph *g, double deadline,
+    unsigned long long seed, int *order, int *rule)
+{
+	int64_t peak;
+
+	return rp_order_memory_many(g, deadline, seed, 1, order, rule,
+	    &peak) > 0 ? peak : -1;
 }
 
 static char *

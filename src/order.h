@@ -25,6 +25,17 @@
 int64_t rp_order_memory(const struct rp_graph *g, double deadline,
     unsigned long long seed, int *order, int *rule);
 
+/* The same, keeping up to max (at most RP_ORDER_MAX) of the orders the
+ * local search ends with, lowest peak first, each once: order k at
+ * orders[k * n .. k * n + n), its rule in rules[k], its peak in peaks[k].
+ * The first is rp_order_memory's. Returns how many, or -1 as
+ * rp_order_memory. Orders of equal or near peaks can need very different
+ * recomputation under a budget below them (bench/layered-results.md). */
+#define RP_ORDER_MAX 4
+int rp_order_memory_many(const struct rp_graph *g, double deadline,
+    unsigned long long seed, int max, int *orders, int *rules,
+    int64_t *peaks);
+
 /* A copy of g with node i of the copy being node order[i] of g; order
  * must be topological. Free with rp_graph_free. */
 struct rp_graph *rp_graph_reorder(const struct rp_graph *g, const int *order);

@@ -116,6 +116,48 @@ main(void)
 		free(inv);
 	}
 
+	t_case("orders kept: the first is rp_order_memory's, the others "
+	    "topological and distinct, by peak");
+	for (trial = 0; trial < 30; trial++) {
+		struct rp_graph *g = random_dag(10 + rnd(60));
+		int n = g->n, *one = malloc(sizeof *one * (size_t)n), rule;
+		int *os = malloc(sizeof *os * (size_t)n * RP_ORDER_MAX);
+		int *inv = malloc(sizeof *inv * (size_t)n), rules[RP_ORDER_MAX];
+		int64_t peaks[RP_ORDER_MAX], pk = rp_order_memory(g, 0, 3, one,
+		    &rule);
+		int k = rp_order_memory_many(g, 0, 3, RP_ORDER_MAX, os, rules,
+		    peaks), a, b, i, j, v;
+
+		CHECK(k >= 1 && k <= RP_ORDER_MAX);
+		CHECK(peaks[0] == pk && rules[0] == rule &&
+		    memcmp(os, one, sizeof *one * (size_t)n) == 0);
+		for (a = 0; a < k; a++) {
+			const int *o = os + (size_t)a * (size_t)n;
+			CHECK(a == 0 || peaks[a - 1] <= peaks[a]);
+			for (b = 0; b < a; b++)
+				CHECK(memcmp(os + (size_t)b * (size_t)n, o,
+				    sizeof *o * (size_t)n) != 0);
+			for (v = 0; v < n; v++)
+				inv[v] = -1;
+			for (i = 0; i < n; i++) {
+				CHECK(o[i] >= 0 && o[i] < n && inv[o[i]] < 0);
+				inv[o[i]] = i;
+			}
+			for (v = 0; v < n; v++)
+				for (j = g->pred_off[v]; j < g->pred_off[v + 1];
+				    j++)
+					CHECK(inv[g->pred[j]] < inv[v]);
+			CHECK(peak_of(g, o, n) == peaks[a]);
+		}
+		/* fewer asked for: the first ones */
+		CHECK(rp_order_memory_many(g, 0, 3, 1, os, rules, peaks) == 1 &&
+		    peaks[0] == pk);
+		rp_graph_free(g);
+		free(one);
+		free(os);
+		free(inv);
+	}
+
 	t_case("order: the same order and peak from run to run");
 	{
 		struct rp_graph *g = random_dag(80);
