@@ -177,10 +177,11 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		}
 done:
 	if (!best.fits && best.note != NULL) {
-		char *t = rp_xasprintf("%s; over %s, peak-split, lookahead, "
-		    "chain-dp and lp-round found no plan that fits%s", best.note,
-		    no == 1 ? "it" : "these orders", cut ? " (cut short by "
-		    "--time-limit)" : "");
+		char *t = rp_xasprintf("%s; %s found no plan that fits%s",
+		    best.note, no == 1 ? "over it, peak-split, lookahead, "
+		    "chain-dp and lp-round" : "over these orders, peak-split, "
+		    "lookahead and chain-dp (and lp-round over the first)",
+		    cut ? " (cut short by --time-limit)" : "");
 		free(best.note);
 		best.note = t;
 	}
