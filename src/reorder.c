@@ -104,7 +104,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct rp_plan pl;
 	size_t sz = (size_t)(g->n ? g->n : 1);
 	int *orders = rp_xmalloc(sizeof *orders * sz * RP_ORDER_MAX);
-	int rules[RP_ORDER_MAX], no, j, k, slots, rc = -1, cut = 0;
+	int rules[RP_ORDER_MAX], no, j, k, rc = -1, cut = 0;
 	int64_t peaks[RP_ORDER_MAX];
 
 	(void)bound;
@@ -153,14 +153,14 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	 * left (lp-round, last, has the rest); then peak-split, lookahead
 	 * and chain-dp over the other orders, in equal shares of what time
 	 * is left after that (much on graphs too large for the LP). */
-	slots = (int)NOVER;
 	for (j = 0; j < no; j++)
 		for (k = 0; k < (int)NOVER - (j > 0); k++) {
+			/* the runs left in this phase, this one included */
+			int slots = j == 0 ? (int)NOVER - k :
+			    (no - j) * (int)(NOVER - 1) - k;
 			double deadline = 0;
 			if (best.fits && best.cost <= pb->baseline)
 				goto done;
-			if (j == 1 && k == 0)
-				slots = (no - 1) * (int)(NOVER - 1);
 			if (ctx->deadline > 0) {
 				double left = ctx->deadline - rp_now();
 				if (left <= 0) {
@@ -170,7 +170,6 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 				deadline = rp_now() + left / (double)slots;
 			} else if (over[k]->solver)
 				deadline = rp_now() + RP_SOLVER_DEFAULT_SECONDS;
-			slots--;
 			if (plan_over(pb, ctx, over[k], &os[j], deadline, &best,
 			    cause) != 0)
 				goto out;

@@ -60,6 +60,24 @@ peak_of(const struct rp_graph *g, const int *seq, int len)
 	return pk;
 }
 
+/* Checks that order is a permutation of g's nodes that respects every
+ * edge; inv (n entries) gets each node's position. */
+static void
+check_topological(const struct rp_graph *g, const int *order, int *inv)
+{
+	int n = g->n, i, j, v;
+
+	for (v = 0; v < n; v++)
+		inv[v] = -1;
+	for (i = 0; i < n; i++) {
+		CHECK(order[i] >= 0 && order[i] < n && inv[order[i]] < 0);
+		inv[order[i]] = i;
+	}
+	for (v = 0; v < n; v++)
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+			CHECK(inv[g->pred[j]] < inv[v]);
+}
+
 int
 main(void)
 {
@@ -74,15 +92,7 @@ main(void)
 		int64_t pk = rp_order_memory(g, 0, 1, order, &rule);
 
 		CHECK(pk > 0 && rule >= 0 && rule <= 2);
-		for (v = 0; v < n; v++)
-			inv[v] = -1;
-		for (i = 0; i < n; i++) {
-			CHECK(order[i] >= 0 && order[i] < n && inv[order[i]] < 0);
-			inv[order[i]] = i;
-		}
-		for (v = 0; v < n; v++)
-			for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-				CHECK(inv[g->pred[j]] < inv[v]);
+		check_topological(g, order, inv);
 		CHECK(peak_of(g, order, n) == pk);
 
 		h = rp_graph_reorder(g, order);
@@ -126,7 +136,7 @@ main(void)
 		int64_t peaks[RP_ORDER_MAX], pk = rp_order_memory(g, 0, 3, one,
 		    &rule);
 		int k = rp_order_memory_many(g, 0, 3, RP_ORDER_MAX, os, rules,
-		    peaks), a, b, i, j, v;
+		    peaks), a, b;
 
 		CHECK(k >= 1 && k <= RP_ORDER_MAX);
 		CHECK(peaks[0] == pk && rules[0] == rule &&
@@ -137,16 +147,7 @@ main(void)
 			for (b = 0; b < a; b++)
 				CHECK(memcmp(os + (size_t)b * (size_t)n, o,
 				    sizeof *o * (size_t)n) != 0);
-			for (v = 0; v < n; v++)
-				inv[v] = -1;
-			for (i = 0; i < n; i++) {
-				CHECK(o[i] >= 0 && o[i] < n && inv[o[i]] < 0);
-				inv[o[i]] = i;
-			}
-			for (v = 0; v < n; v++)
-				for (j = g->pred_off[v]; j < g->pred_off[v + 1];
-				    j++)
-					CHECK(inv[g->pred[j]] < inv[v]);
+			check_topological(g, o, inv);
 			CHECK(peak_of(g, o, n) == peaks[a]);
 		}
 		/* fewer asked for: the first ones */
