@@ -90,7 +90,7 @@ usage(FILE *f)
 "  -t, --time-limit SEC   time limit for each strategy, all its work\n"
 "                         included (lp-round, ilp and reorder: 60 when\n"
 "                         not given); the whole run stops within twice SEC\n"
-"                         (a sweep: per budget)\n"
+"                         (120 s when not given; a sweep: per budget)\n"
 "  -i, --info             print graph statistics and exit\n"
 "      --dtr-heuristic H  DTR eviction heuristic: dtr (default), dtr-eqclass,\n"
 "                         dtr-local, lru, largest, msps or random\n"

@@ -238,12 +238,17 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 #define BOUND_LP_SECONDS 5.0
 
 double
+rp_run_limit(const struct rp_options *o)
+{
+	return o != NULL && o->time_limit > 0 ? o->time_limit :
+	    RP_SOLVER_DEFAULT_SECONDS;
+}
+
+double
 rp_bound_deadline(const struct rp_options *o, double start, int n)
 {
-	double now = rp_now(), t = o != NULL ? o->time_limit : 0;
+	double now = rp_now(), t = rp_run_limit(o);
 
-	if (t <= 0)
-		return now + BOUND_LP_SECONDS;
 	return fmin(now + BOUND_LP_SECONDS, fmax(start + (n > 1 ? 2 : 1) * t,
 	    now + fmin(t / 10, 0.5)));
 }

@@ -184,8 +184,14 @@ double rp_results_bound(const struct rp_problem *pb,
  * started at start: what is left of the run's time (twice --time-limit,
  * or the limit itself for one strategy), at most 5 s, and never less
  * than a tenth of the limit (at most half a second) past it, so that a
- * run ends within its time and half a second or so; with no limit, 5 s. */
+ * run ends within its time and half a second or so (the limit:
+ * rp_run_limit). */
 double rp_bound_deadline(const struct rp_options *o, double start, int n);
+
+/* The time limit that bounds a whole run: --time-limit, or
+ * RP_SOLVER_DEFAULT_SECONDS when it is not given (a run of every strategy
+ * then stops within twice that as well). */
+double rp_run_limit(const struct rp_options *o);
 
 /* The index of the cheapest result that fits (ties: lower peak, then
  * earlier), or -1 when none fits. */

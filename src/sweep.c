@@ -29,10 +29,9 @@ rp_run_strategies(const struct rp_problem *pb,
 	if (sm != NULL)
 		sm->have = 0;
 	ctx.shared = &shared;
-	/* All the strategies within twice the limit: each gets the limit,
-	 * but never past this. */
-	ctx.deadline = base->opt->time_limit > 0 ?
-	    rp_now() + 2 * base->opt->time_limit : 0;
+	/* All the strategies within twice the limit (the default one where
+	 * none is given): each gets the limit, but never past this. */
+	ctx.deadline = rp_now() + 2 * rp_run_limit(base->opt);
 	for (i = 0; i < n; i++) {
 		if (progress != NULL)
 			progress(arg, i, n);

@@ -16,6 +16,7 @@
 #include "sched.h"
 #include "sim.h"
 #include "stagebound.h"
+#include "sweep.h"
 #include "strategy.h"
 #include "t.h"
 
@@ -164,6 +165,26 @@ check_milp_optimum(const struct rp_graph *g, int64_t budget, double expect)
 	rp_seq_destroy(&seq);
 	rp_milp_free(m);
 }
+
+/* A strategy that only records the deadline it was given. */
+static double seen_deadline;
+
+static int
+deadline_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
+{
+	(void)pb;
+	(void)plan;
+	(void)note;
+	(void)bound;
+	(void)cause;
+	seen_deadline = ctx->deadline;
+	return 0;
+}
+
+static const struct rp_strategy deadline_strategy = {
+	"deadline", "records its deadline", 0, deadline_run,
+};
 
 int
 main(void)
@@ -524,6 +545,35 @@ main(void)
 		CHECK(rp_milp_lp_bound(m) == floor(rp_milp_lp_bound(m)) ||
 		    lpobj - floor(lpobj) < 1e-3);
 		rp_milp_free(m);
+		rp_graph_free(g);
+	}
+	t_case("a run without --time-limit still ends within twice the default");
+	/* A strategy without a limit of its own (not a solver) still gets the
+	 * run's deadline, twice the default limit, where none is given; with
+	 * a limit, its own. */
+	{
+		struct rp_graph *g = mklinear(4);
+		const struct rp_strategy *s = &deadline_strategy;
+		struct rp_options opt;
+		struct rp_problem pb;
+		struct rp_result r;
+		struct rp_ctx ctx;
+		double t0;
+		rp_options_init(&opt);
+		mkproblem(&pb, g, 1);
+		memset(&ctx, 0, sizeof ctx);
+		ctx.opt = &opt;
+		t0 = rp_now();
+		rp_run_strategies(&pb, &s, 1, &ctx, NULL, NULL, NULL, NULL, &r);
+		CHECK(r.status == RP_NO_PLAN);
+		CHECK(seen_deadline >= t0 + 2 * RP_SOLVER_DEFAULT_SECONDS &&
+		    seen_deadline <= rp_now() + 2 * RP_SOLVER_DEFAULT_SECONDS);
+		rp_result_destroy(&r);
+		opt.time_limit = 3;
+		t0 = rp_now();
+		rp_run_strategies(&pb, &s, 1, &ctx, NULL, NULL, NULL, NULL, &r);
+		CHECK(seen_deadline >= t0 + 3 && seen_deadline <= rp_now() + 3);
+		rp_result_destroy(&r);
 		rp_graph_free(g);
 	}
 	t_case("enough feasible instances among the random DAGs");
