@@ -7,8 +7,11 @@
  * with an equal share of the time left (lp-round, last, has the rest: the
  * LP is what takes time), then peak-split, lookahead and chain-dp over
  * the other orders kept (up to RP_ORDER_MAX), with what time is left; the
- * cheapest plan that fits is kept. Plans are mapped back to the graph's
- * nodes and replayed on the graph itself, like every other plan. */
+ * cheapest plan that fits is kept. Then a local search moves single nodes
+ * in the order of the cheapest plan, guided by that plan's cost rather
+ * than by the checkpoint-all peak (search_orders). Plans are mapped back
+ * to the graph's nodes and replayed on the graph itself, like every other
+ * plan. */
 #include "config.h"
 
 #include <math.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "order.h"
+#include "sim.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -87,6 +91,196 @@ plan_over(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	return 0;
 }
 
+/* The search over orders guided by the plan: stops after SEARCH_PATIENCE
+ * evaluations in a row that find nothing cheaper, after SEARCH_MAX in all,
+ * or at the deadline. MOVE_TRIES: picks of a node with room to move. */
+#define SEARCH_PATIENCE 500
+#define SEARCH_MAX 5000
+#define MOVE_TRIES 64
+
+/* Into order: the nodes of g in the order of their first computation in
+ * plan p (a topological order: a valid plan computes every node, each
+ * after its inputs). */
+static void
+first_order(const struct rp_plan *p, int n, int *order, unsigned char *seen)
+{
+	int k, m = 0;
+
+	memset(seen, 0, (size_t)n);
+	for (k = 0; k < p->len && m < n; k++)
+		if (p->s[k].op == RP_COMPUTE && !seen[p->s[k].node]) {
+			seen[p->s[k].node] = 1;
+			order[m++] = p->s[k].node;
+		}
+}
+
+/* peak-split over the graph in order, by deadline: its plan mapped back
+ * to pb's graph in *pl and replayed into *sim. Returns 1 with a plan, 0
+ * without one (pl empty, sim untouched), -1 with *cause set. */
+static int
+eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    const int *order, double deadline, struct rp_plan *pl, struct rp_sim *sim,
+    char **note, char **cause)
+{
+	struct rp_graph *h = rp_graph_reorder(pb->g, order);
+	struct rp_problem p0, p1;
+	struct rp_ctx sub = *ctx;
+	double b = NAN;
+	char *c2 = NULL;
+	int rc;
+
+	rp_plan_init(pl);
+	*note = NULL;
+	if (rp_problem_init(&p0, h, NULL, cause) != 0) {
+		rp_graph_free(h);
+		return -1;
+	}
+	rp_problem_at(&p1, &p0, pb->budget);
+	sub.deadline = deadline;
+	sub.shared = NULL;
+	rc = rp_strategy_peak_split.run(&p1, &sub, pl, note, &b, &c2);
+	rp_graph_free(h);
+	if (rc != 0) {
+		*cause = rp_xasprintf("peak-split over a searched order: %s",
+		    c2 != NULL ? c2 : "failed");
+		free(c2);
+		return -1;
+	}
+	if (pl->len == 0)
+		return 0;
+	map_back(pl, order);
+	if (rp_simulate(pb->g, pl, sim) != 0) {
+		*cause = rp_xasprintf("generated plan is invalid: %s", sim->error);
+		rp_sim_destroy(sim);
+		return -1;
+	}
+	return 1;
+}
+
+/* A local search over execution orders, from the order of best's plan
+ * (which fits): moves one node, picked at random, to a random place
+ * between its last input and its first reader, plans over the new order
+ * with peak-split, and keeps the move where that plan fits at no more
+ * cost (equal cost, no higher peak, lets it cross plateaus). The orders
+ * that the ordering search keeps are chosen by their checkpoint-all peak,
+ * but below that peak the recomputation they need differs widely, and
+ * small moves (where a copy or a pooling index is made, which of two
+ * branches goes first) change it. Cheaper plans go to best. Seeded, and
+ * bounded by work as well as by deadline. Returns 0, or -1 with *cause. */
+static int
+search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    double deadline, struct rp_best *best, char **cause)
+{
+	const struct rp_graph *g = pb->g;
+	int n = g->n, *cur, *cand, *pos, evals = 0, since = 0, kept = 0, rc = 0;
+	int improved = 0, cut = 0, i;
+	unsigned char *seen;
+	uint64_t rng = (ctx->opt != NULL ? ctx->opt->seed : 1) ^
+	    0x9e3779b97f4a7c15ULL;
+	double ccost = best->cost;
+	int64_t cpeak = best->peak;
+	char *from = rp_xstrdup(best->note != NULL ? best->note : "-");
+
+	cur = rp_xmalloc(sizeof *cur * (size_t)n);
+	cand = rp_xmalloc(sizeof *cand * (size_t)n);
+	pos = rp_xmalloc(sizeof *pos * (size_t)n);
+	seen = rp_xmalloc((size_t)n);
+	first_order(&best->plan, n, cur, seen);
+	for (i = 0; i < n; i++)
+		pos[cur[i]] = i;
+	while (evals < SEARCH_MAX && since < SEARCH_PATIENCE &&
+	    best->cost > pb->baseline) {
+		int j, lo = 0, hi = -1, v = -1, t, e;
+		struct rp_plan pl;
+		struct rp_sim sim;
+		double cost;
+		int64_t peak;
+		char *pn = NULL;
+
+		if (deadline > 0 && rp_now() >= deadline) {
+			cut = 1;
+			break;
+		}
+		i = 0;
+		for (t = 0; t < MOVE_TRIES && hi <= lo; t++) {
+			i = (int)(rp_random_unit(&rng) * n);
+			v = cur[i];
+			lo = 0;
+			hi = n - 1;
+			for (e = g->pred_off[v]; e < g->pred_off[v + 1]; e++)
+				if (pos[g->pred[e]] + 1 > lo)
+					lo = pos[g->pred[e]] + 1;
+			for (e = g->succ_off[v]; e < g->succ_off[v + 1]; e++)
+				if (pos[g->succ[e]] - 1 < hi)
+					hi = pos[g->succ[e]] - 1;
+		}
+		if (hi <= lo)
+			break;		/* (almost) no node can move */
+		j = lo + (int)(rp_random_unit(&rng) * (hi - lo));
+		if (j >= i)
+			j++;		/* any place in [lo, hi] but i */
+		memcpy(cand, cur, sizeof *cand * (size_t)n);
+		if (j < i)
+			memmove(cand + j + 1, cand + j, sizeof *cand *
+			    (size_t)(i - j));
+		else
+			memmove(cand + i, cand + i + 1, sizeof *cand *
+			    (size_t)(j - i));
+		cand[j] = v;
+		evals++;
+		since++;
+		e = eval_order(pb, ctx, cand, deadline, &pl, &sim, &pn, cause);
+		if (e < 0) {
+			rc = -1;
+			break;
+		}
+		if (e == 0) {
+			free(pn);
+			continue;
+		}
+		cost = sim.cost;
+		peak = sim.peak;
+		rp_sim_destroy(&sim);
+		if (rp_fits(pb, peak) && (cost < ccost ||
+		    (cost == ccost && peak <= cpeak))) {
+			int a = i < j ? i : j, z = i < j ? j : i;
+			memcpy(cur + a, cand + a, sizeof *cur * (size_t)(z - a + 1));
+			for (t = a; t <= z; t++)
+				pos[cur[t]] = t;
+			kept++;
+			if (cost < ccost)
+				since = 0;
+			ccost = cost;
+			cpeak = peak;
+		}
+		if (rp_fits(pb, peak) && (cost < best->cost ||
+		    (cost == best->cost && peak < best->peak))) {
+			improved = 1;
+			rc = rp_best_offer(best, pb, &pl, rp_xasprintf("%s; then "
+			    "a search over orders from it: %d moves of a single "
+			    "node kept (of %d tried), each where peak-split's "
+			    "plan over the new order costs no more; peak-split: "
+			    "%s", from, kept, evals, pn != NULL ? pn : "-"),
+			    cause);
+			free(pn);
+			if (rc != 0)
+				break;
+		} else {
+			rp_plan_destroy(&pl);
+			free(pn);
+		}
+	}
+	rp_log(ctx, 1, "reorder: order search: %d moves tried, %d kept%s%s",
+	    evals, kept, improved ? ", a better plan" : "",
+	    cut ? " (stopped at the deadline)" : "");
+	free(from);
+	free(cur);
+	free(cand);
+	free(pos);
+	free(seen);
+	return rc;
+}
+
 /* The orders: up to RP_ORDER_MAX that the ordering search ends with,
  * lowest checkpoint-all peak first (rp_order_memory_many). Orders of
  * about the same peak can need very different recomputation below it (a
@@ -150,14 +344,17 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	/* Over the first order, as over a single one: each of peak-split,
 	 * lookahead, chain-dp and lp-round with an equal share of the time
-	 * left (lp-round, last, has the rest); then peak-split, lookahead
-	 * and chain-dp over the other orders, in equal shares of what time
-	 * is left after that (much on graphs too large for the LP). */
+	 * left (a share is kept for the search over orders); then
+	 * peak-split, lookahead and chain-dp over the other orders, in equal
+	 * shares of what time is left after that (much on graphs too large
+	 * for the LP); then the search over orders from the cheapest plan,
+	 * with the rest. */
 	for (j = 0; j < no; j++)
 		for (k = 0; k < (int)NOVER - (j > 0); k++) {
-			/* the runs left in this phase, this one included */
-			int slots = j == 0 ? (int)NOVER - k :
-			    (no - j) * (int)(NOVER - 1) - k;
+			/* the runs left in this phase, this one included,
+			 * and the search over orders after them */
+			int slots = (j == 0 ? (int)NOVER - k :
+			    (no - j) * (int)(NOVER - 1) - k) + 1;
 			double deadline = 0;
 			if (best.fits && best.cost <= pb->baseline)
 				goto done;
@@ -175,6 +372,10 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 				goto out;
 		}
 done:
+	if (!cut && best.fits && best.cost > pb->baseline &&
+	    search_orders(pb, ctx, ctx->deadline > 0 ? ctx->deadline :
+	    rp_now() + RP_SOLVER_DEFAULT_SECONDS, &best, cause) != 0)
+		goto out;
 	if (!best.fits && best.note != NULL) {
 		char *t = rp_xasprintf("%s; %s found no plan that fits%s",
 		    best.note, no == 1 ? "over it, peak-split, lookahead, "
