@@ -98,20 +98,105 @@ plan_over(const struct rp_problem *pb, const struct rp_ctx *ctx,
 #define SEARCH_MAX 5000
 #define MOVE_TRIES 64
 
+/* An order being searched, and the move tried on it. */
+struct mover {
+	const struct rp_graph *g;
+	int *cur, *cand;	/* the order, and the order with the move */
+	int *pos;		/* pos[v]: v's place in cur */
+	int i, j;		/* the move: cur[i] to place j of cand */
+	uint64_t rng;
+};
+
+static void
+mover_init(struct mover *m, const struct rp_graph *g, const int *order,
+    uint64_t seed)
+{
+	size_t sz = sizeof *m->cur * (size_t)(g->n ? g->n : 1);
+	int i;
+
+	m->g = g;
+	m->cur = rp_xmalloc(sz);
+	m->cand = rp_xmalloc(sz);
+	m->pos = rp_xmalloc(sz);
+	memcpy(m->cur, order, sizeof *m->cur * (size_t)g->n);
+	for (i = 0; i < g->n; i++)
+		m->pos[m->cur[i]] = i;
+	m->rng = seed ^ 0x9e3779b97f4a7c15ULL;
+}
+
+static void
+mover_destroy(struct mover *m)
+{
+	free(m->cur);
+	free(m->cand);
+	free(m->pos);
+}
+
+/* Into m->cand: cur with one node, picked at random, moved to a random
+ * place between its last input and its first reader. Returns 0, or -1
+ * where MOVE_TRIES picks found no node with room to move. */
+static int
+mover_propose(struct mover *m)
+{
+	const struct rp_graph *g = m->g;
+	int n = g->n, i = 0, j, lo = 0, hi = -1, v = -1, t, e;
+
+	for (t = 0; t < MOVE_TRIES && hi <= lo; t++) {
+		i = (int)(rp_random_unit(&m->rng) * n);
+		v = m->cur[i];
+		lo = 0;
+		hi = n - 1;
+		for (e = g->pred_off[v]; e < g->pred_off[v + 1]; e++)
+			if (m->pos[g->pred[e]] + 1 > lo)
+				lo = m->pos[g->pred[e]] + 1;
+		for (e = g->succ_off[v]; e < g->succ_off[v + 1]; e++)
+			if (m->pos[g->succ[e]] - 1 < hi)
+				hi = m->pos[g->succ[e]] - 1;
+	}
+	if (hi <= lo)
+		return -1;
+	j = lo + (int)(rp_random_unit(&m->rng) * (hi - lo));
+	if (j >= i)
+		j++;		/* any place in [lo, hi] but i */
+	memcpy(m->cand, m->cur, sizeof *m->cand * (size_t)n);
+	if (j < i)
+		memmove(m->cand + j + 1, m->cand + j, sizeof *m->cand *
+		    (size_t)(i - j));
+	else
+		memmove(m->cand + i, m->cand + i + 1, sizeof *m->cand *
+		    (size_t)(j - i));
+	m->cand[j] = v;
+	m->i = i;
+	m->j = j;
+	return 0;
+}
+
+/* Makes the move proposed the order. */
+static void
+mover_accept(struct mover *m)
+{
+	int a = m->i < m->j ? m->i : m->j, z = m->i < m->j ? m->j : m->i, t;
+
+	memcpy(m->cur + a, m->cand + a, sizeof *m->cur * (size_t)(z - a + 1));
+	for (t = a; t <= z; t++)
+		m->pos[m->cur[t]] = t;
+}
+
 /* Into order: the nodes of g in the order of their first computation in
  * plan p (a topological order: a valid plan computes every node, each
  * after its inputs). */
 static void
-first_order(const struct rp_plan *p, int n, int *order, unsigned char *seen)
+first_order(const struct rp_plan *p, int n, int *order)
 {
+	unsigned char *seen = rp_xcalloc((size_t)(n ? n : 1), 1);
 	int k, m = 0;
 
-	memset(seen, 0, (size_t)n);
 	for (k = 0; k < p->len && m < n; k++)
 		if (p->s[k].op == RP_COMPUTE && !seen[p->s[k].node]) {
 			seen[p->s[k].node] = 1;
 			order[m++] = p->s[k].node;
 		}
+	free(seen);
 }
 
 /* peak-split over the graph in order, by deadline: its plan mapped back
@@ -158,13 +243,12 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
 }
 
 /* A local search over execution orders, from the order of best's plan
- * (which fits): moves one node, picked at random, to a random place
- * between its last input and its first reader, plans over the new order
- * with peak-split, and keeps the move where that plan fits at no more
- * cost (equal cost, no higher peak, lets it cross plateaus). The orders
- * that the ordering search keeps are chosen by their checkpoint-all peak,
- * but below that peak the recomputation they need differs widely, and
- * small moves (where a copy or a pooling index is made, which of two
+ * (which fits): moves single nodes (mover_propose), plans over each new
+ * order with peak-split, and keeps the move where that plan fits at no
+ * more cost (equal cost, no higher peak, lets it cross plateaus). The
+ * orders that the ordering search keeps are chosen by their checkpoint-all
+ * peak, but below that peak the recomputation they need differs widely,
+ * and small moves (where a copy or a pooling index is made, which of two
  * branches goes first) change it. Cheaper plans go to best. Seeded, and
  * bounded by work as well as by deadline. Returns 0, or -1 with *cause. */
 static int
@@ -172,25 +256,18 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
     double deadline, struct rp_best *best, char **cause)
 {
 	const struct rp_graph *g = pb->g;
-	int n = g->n, *cur, *cand, *pos, evals = 0, since = 0, kept = 0, rc = 0;
-	int improved = 0, cut = 0, i;
-	unsigned char *seen;
-	uint64_t rng = (ctx->opt != NULL ? ctx->opt->seed : 1) ^
-	    0x9e3779b97f4a7c15ULL;
+	struct mover m;
+	int *order = rp_xmalloc(sizeof *order * (size_t)(g->n ? g->n : 1));
+	int evals = 0, since = 0, kept = 0, rc = 0, improved = 0, cut = 0, e;
 	double ccost = best->cost;
 	int64_t cpeak = best->peak;
 	char *from = rp_xstrdup(best->note != NULL ? best->note : "-");
 
-	cur = rp_xmalloc(sizeof *cur * (size_t)n);
-	cand = rp_xmalloc(sizeof *cand * (size_t)n);
-	pos = rp_xmalloc(sizeof *pos * (size_t)n);
-	seen = rp_xmalloc((size_t)n);
-	first_order(&best->plan, n, cur, seen);
-	for (i = 0; i < n; i++)
-		pos[cur[i]] = i;
+	first_order(&best->plan, g->n, order);
+	mover_init(&m, g, order, ctx->opt != NULL ? ctx->opt->seed : 1);
+	free(order);
 	while (evals < SEARCH_MAX && since < SEARCH_PATIENCE &&
 	    best->cost > pb->baseline) {
-		int j, lo = 0, hi = -1, v = -1, t, e;
 		struct rp_plan pl;
 		struct rp_sim sim;
 		double cost;
@@ -201,35 +278,11 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			cut = 1;
 			break;
 		}
-		i = 0;
-		for (t = 0; t < MOVE_TRIES && hi <= lo; t++) {
-			i = (int)(rp_random_unit(&rng) * n);
-			v = cur[i];
-			lo = 0;
-			hi = n - 1;
-			for (e = g->pred_off[v]; e < g->pred_off[v + 1]; e++)
-				if (pos[g->pred[e]] + 1 > lo)
-					lo = pos[g->pred[e]] + 1;
-			for (e = g->succ_off[v]; e < g->succ_off[v + 1]; e++)
-				if (pos[g->succ[e]] - 1 < hi)
-					hi = pos[g->succ[e]] - 1;
-		}
-		if (hi <= lo)
+		if (mover_propose(&m) != 0)
 			break;		/* (almost) no node can move */
-		j = lo + (int)(rp_random_unit(&rng) * (hi - lo));
-		if (j >= i)
-			j++;		/* any place in [lo, hi] but i */
-		memcpy(cand, cur, sizeof *cand * (size_t)n);
-		if (j < i)
-			memmove(cand + j + 1, cand + j, sizeof *cand *
-			    (size_t)(i - j));
-		else
-			memmove(cand + i, cand + i + 1, sizeof *cand *
-			    (size_t)(j - i));
-		cand[j] = v;
 		evals++;
 		since++;
-		e = eval_order(pb, ctx, cand, deadline, &pl, &sim, &pn, cause);
+		e = eval_order(pb, ctx, m.cand, deadline, &pl, &sim, &pn, cause);
 		if (e < 0) {
 			rc = -1;
 			break;
@@ -243,10 +296,7 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		rp_sim_destroy(&sim);
 		if (rp_fits(pb, peak) && (cost < ccost ||
 		    (cost == ccost && peak <= cpeak))) {
-			int a = i < j ? i : j, z = i < j ? j : i;
-			memcpy(cur + a, cand + a, sizeof *cur * (size_t)(z - a + 1));
-			for (t = a; t <= z; t++)
-				pos[cur[t]] = t;
+			mover_accept(&m);
 			kept++;
 			if (cost < ccost)
 				since = 0;
@@ -274,10 +324,7 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	    evals, kept, improved ? ", a better plan" : "",
 	    cut ? " (stopped at the deadline)" : "");
 	free(from);
-	free(cur);
-	free(cand);
-	free(pos);
-	free(seen);
+	mover_destroy(&m);
 	return rc;
 }
 
