@@ -1058,17 +1058,17 @@ done:
 #define RESTART_PATIENCE 32
 #define RESTART_WORK(first) ((first) * 2 + 10000000L)
 
+/* peak-split by deadline (<= 0: none), with the restarts or (quick)
+ * without them: the descent from the covering cuts and the two plain
+ * descents only. */
 static int
-peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
-    struct rp_plan *plan, char **note, double *bound, char **cause)
+search(const struct rp_problem *pb, uint64_t seed, double deadline,
+    int quick, struct rp_plan *plan, char **note, char **cause)
 {
 	struct rp_best best;
 	int r, rc = 0, last = 0, ncov = 0;
 	long work = 0, first = 0;
-	uint64_t seed = ctx->opt != NULL ? ctx->opt->seed : 1;
-	double deadline = ctx->deadline;
 
-	(void)bound;
 	rp_best_init(&best);
 	if (deadline <= 0 || rp_now() < deadline) {
 		/* the cuts of a covering MILP first, in a quarter of the time,
@@ -1097,7 +1097,7 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		int fits0 = best.fits;
 		if (r == 2)
 			first = work;	/* the first two descents' */
-		if (r >= 2 && (r - last >= RESTART_PATIENCE ||
+		if (r >= 2 && (quick || r - last >= RESTART_PATIENCE ||
 		    work - first >= RESTART_WORK(first)))
 			break;
 		if (deadline > 0 && rp_now() >= deadline)
@@ -1134,6 +1134,22 @@ peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	rp_best_destroy(&best);
 	return rc;
+}
+
+static int
+peaksplit_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
+{
+	(void)bound;
+	return search(pb, ctx->opt != NULL ? ctx->opt->seed : 1, ctx->deadline,
+	    0, plan, note, cause);
+}
+
+int
+rp_peak_split_quick(const struct rp_problem *pb, uint64_t seed,
+    double deadline, struct rp_plan *plan, char **note, char **cause)
+{
+	return search(pb, seed, deadline, 1, plan, note, cause);
 }
 
 const struct rp_strategy rp_strategy_peak_split = {

@@ -199,8 +199,10 @@ first_order(const struct rp_plan *p, int n, int *order)
 	free(seen);
 }
 
-/* peak-split over the graph in order, by deadline: its plan mapped back
- * to pb's graph in *pl and replayed into *sim. Returns 1 with a plan, 0
+/* peak-split without its restarts (rp_peak_split_quick: many more moves
+ * in the time, which finds cheaper plans than fewer, better planned
+ * moves) over the graph in order, by deadline: its plan mapped back to
+ * pb's graph in *pl and replayed into *sim. Returns 1 with a plan, 0
  * without one (pl empty, sim untouched), -1 with *cause set. */
 static int
 eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
@@ -209,8 +211,6 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
 {
 	struct rp_graph *h = rp_graph_reorder(pb->g, order);
 	struct rp_problem p0, p1;
-	struct rp_ctx sub = *ctx;
-	double b = NAN;
 	char *c2 = NULL;
 	int rc;
 
@@ -221,9 +221,8 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		return -1;
 	}
 	rp_problem_at(&p1, &p0, pb->budget);
-	sub.deadline = deadline;
-	sub.shared = NULL;
-	rc = rp_strategy_peak_split.run(&p1, &sub, pl, note, &b, &c2);
+	rc = rp_peak_split_quick(&p1, ctx->opt != NULL ? ctx->opt->seed : 1,
+	    deadline, pl, note, &c2);
 	rp_graph_free(h);
 	if (rc != 0) {
 		*cause = rp_xasprintf("peak-split over a searched order: %s",
@@ -244,13 +243,14 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 /* A local search over execution orders, from the order of best's plan
  * (which fits): moves single nodes (mover_propose), plans over each new
- * order with peak-split, and keeps the move where that plan fits at no
- * more cost (equal cost, no higher peak, lets it cross plateaus). The
- * orders that the ordering search keeps are chosen by their checkpoint-all
- * peak, but below that peak the recomputation they need differs widely,
- * and small moves (where a copy or a pooling index is made, which of two
- * branches goes first) change it. Cheaper plans go to best. Seeded, and
- * bounded by work as well as by deadline. Returns 0, or -1 with *cause. */
+ * order with peak-split (no restarts), and keeps the move where that plan
+ * fits at no more cost (equal cost, no higher peak, lets it cross
+ * plateaus). The orders that the ordering search keeps are chosen by
+ * their checkpoint-all peak, but below that peak the recomputation they
+ * need differs widely, and small moves (where a copy or a pooling index
+ * is made, which of two branches goes first) change it. Cheaper plans go
+ * to best. Seeded, and bounded by work as well as by deadline. Returns 0,
+ * or -1 with *cause. */
 static int
 search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
     double deadline, struct rp_best *best, char **cause)
@@ -309,8 +309,9 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			rc = rp_best_offer(best, pb, &pl, rp_xasprintf("%s; then "
 			    "a search over orders from it: %d moves of a single "
 			    "node kept (of %d tried), each where peak-split's "
-			    "plan over the new order costs no more; peak-split: "
-			    "%s", from, kept, evals, pn != NULL ? pn : "-"),
+			    "plan over the new order, without restarts, costs no "
+			    "more; peak-split: %s", from, kept, evals,
+			    pn != NULL ? pn : "-"),
 			    cause);
 			free(pn);
 			if (rc != 0)
@@ -391,17 +392,19 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	/* Over the first order, as over a single one: each of peak-split,
 	 * lookahead, chain-dp and lp-round with an equal share of the time
-	 * left (a share is kept for the search over orders); then
+	 * left (lp-round: half of what is left); then
 	 * peak-split, lookahead and chain-dp over the other orders, in equal
 	 * shares of what time is left after that (much on graphs too large
 	 * for the LP); then the search over orders from the cheapest plan,
 	 * with the rest. */
 	for (j = 0; j < no; j++)
 		for (k = 0; k < (int)NOVER - (j > 0); k++) {
-			/* the runs left in this phase, this one included,
-			 * and the search over orders after them */
-			int slots = (j == 0 ? (int)NOVER - k :
-			    (no - j) * (int)(NOVER - 1) - k) + 1;
+			/* the runs left in this phase, this one included;
+			 * lp-round, last over the first order, has half of
+			 * what is left, the other half being for the other
+			 * orders and the search over orders */
+			int slots = j > 0 ? (no - j) * (int)(NOVER - 1) - k :
+			    (int)NOVER - k + (k == (int)NOVER - 1);
 			double deadline = 0;
 			if (best.fits && best.cost <= pb->baseline)
 				goto done;

@@ -209,6 +209,12 @@ extern const struct rp_strategy rp_strategy_chen_greedy;
 extern const struct rp_strategy rp_strategy_dtr;
 extern const struct rp_strategy rp_strategy_lookahead;
 extern const struct rp_strategy rp_strategy_peak_split;
+/* peak-split without its restarts (the descent from the covering cuts and
+ * the two plain descents only), seeded, by deadline (<= 0: none): a plan
+ * into plan (left empty where none fits) with *note. Returns 0, or -1
+ * with *cause set. */
+int rp_peak_split_quick(const struct rp_problem *pb, uint64_t seed,
+    double deadline, struct rp_plan *plan, char **note, char **cause);
 extern const struct rp_strategy rp_strategy_chain_dp;
 extern const struct rp_strategy rp_strategy_reorder;
 extern const struct rp_strategy rp_strategy_lp_round;
