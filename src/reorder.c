@@ -450,7 +450,8 @@ out:
 const struct rp_strategy rp_strategy_reorder = {
 	"reorder",
 	"an execution order chosen for memory: checkpoint-all over it, or "
-	    "peak-split, lookahead, chain-dp and lp-round over it",
+	    "peak-split, lookahead, chain-dp and lp-round over it, then "
+	    "single nodes moved where the plan costs no more",
 	1,
 	reorder_run,
 };
