@@ -321,6 +321,13 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			free(pn);
 		}
 	}
+	if (rc == 0 && improved && cut) {
+		/* the plan is the search's: say that the clock ended it */
+		char *t = rp_xasprintf("%s (the search over orders cut short by "
+		    "--time-limit)", best->note);
+		free(best->note);
+		best->note = t;
+	}
 	rp_log(ctx, 1, "reorder: order search: %d moves tried, %d kept%s%s",
 	    evals, kept, improved ? ", a better plan" : "",
 	    cut ? " (stopped at the deadline)" : "");
