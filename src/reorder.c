@@ -4,14 +4,14 @@
  * When checkpoint-all fits in a new order, that is the plan: it costs the
  * baseline, which no plan beats. Otherwise peak-split, lookahead,
  * chain-dp and lp-round plan over the order with the lowest peak, each
- * with an equal share of the time left (lp-round, last, has the rest: the
- * LP is what takes time), then peak-split, lookahead and chain-dp over
- * the other orders kept (up to RP_ORDER_MAX), with what time is left; the
- * cheapest plan that fits is kept. Then a local search moves single nodes
- * in the order of the cheapest plan, guided by that plan's cost rather
- * than by the checkpoint-all peak (search_orders). Plans are mapped back
- * to the graph's nodes and replayed on the graph itself, like every other
- * plan. */
+ * with an equal share of the time left (lp-round, last, has half of what
+ * is left: the LP is what takes time), then peak-split, lookahead and
+ * chain-dp over the other orders kept (up to RP_ORDER_MAX), with what time
+ * is left; the cheapest plan that fits is kept. Then a local search moves
+ * single nodes in the order of the cheapest plan, guided by that plan's
+ * cost rather than by the checkpoint-all peak (search_orders), with the
+ * rest. Plans are mapped back to the graph's nodes and replayed on the
+ * graph itself, like every other plan. */
 #include "config.h"
 
 #include <math.h>
