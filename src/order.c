@@ -224,9 +224,8 @@ cmp_move(const void *a, const void *b)
 	return (x->from > y->from) - (x->from < y->from);
 }
 
-/* Moves the node at position from to position to in dst (a copy of src). */
-static void
-moved(const int *src, int n, int from, int to, int *dst)
+void
+rp_order_move(const int *src, int n, int from, int to, int *dst)
 {
 	int v = src[from];
 	memcpy(dst, src, sizeof *dst * (size_t)n);
@@ -321,7 +320,7 @@ local_search(struct ls *lp, double deadline, long work, int *order)
 			int a2;
 			int64_t p2;
 			double n2;
-			moved(order, n, mv[k].from, mv[k].to, l.tmp);
+			rp_order_move(order, n, mv[k].from, mv[k].to, l.tmp);
 			p2 = profile(&l, l.tmp, &a2, &n2);
 			if (p2 < bpk || (p2 == bpk && n2 < bnear)) {
 				bpk = p2;

@@ -40,4 +40,8 @@ int rp_order_memory_many(const struct rp_graph *g, double deadline,
  * must be topological. Free with rp_graph_free. */
 struct rp_graph *rp_graph_reorder(const struct rp_graph *g, const int *order);
 
+/* Into dst: the order src of n nodes with the node at position from moved
+ * to position to (the nodes between shift by one). */
+void rp_order_move(const int *src, int n, int from, int to, int *dst);
+
 #endif

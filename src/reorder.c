@@ -158,14 +158,7 @@ mover_propose(struct mover *m)
 	j = lo + (int)(rp_random_unit(&m->rng) * (hi - lo));
 	if (j >= i)
 		j++;		/* any place in [lo, hi] but i */
-	memcpy(m->cand, m->cur, sizeof *m->cand * (size_t)n);
-	if (j < i)
-		memmove(m->cand + j + 1, m->cand + j, sizeof *m->cand *
-		    (size_t)(i - j));
-	else
-		memmove(m->cand + i, m->cand + i + 1, sizeof *m->cand *
-		    (size_t)(j - i));
-	m->cand[j] = v;
+	rp_order_move(m->cur, n, i, j, m->cand);
 	m->i = i;
 	m->j = j;
 	return 0;
@@ -259,8 +252,6 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct mover m;
 	int *order = rp_xmalloc(sizeof *order * (size_t)(g->n ? g->n : 1));
 	int evals = 0, since = 0, kept = 0, rc = 0, improved = 0, cut = 0, e;
-	double ccost = best->cost;
-	int64_t cpeak = best->peak;
 	char *from = rp_xstrdup(best->note != NULL ? best->note : "-");
 
 	first_order(&best->plan, g->n, order);
@@ -294,32 +285,32 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		cost = sim.cost;
 		peak = sim.peak;
 		rp_sim_destroy(&sim);
-		if (rp_fits(pb, peak) && (cost < ccost ||
-		    (cost == ccost && peak <= cpeak))) {
-			mover_accept(&m);
-			kept++;
-			if (cost < ccost)
-				since = 0;
-			ccost = cost;
-			cpeak = peak;
-		}
-		if (rp_fits(pb, peak) && (cost < best->cost ||
-		    (cost == best->cost && peak < best->peak))) {
-			improved = 1;
-			rc = rp_best_offer(best, pb, &pl, rp_xasprintf("%s; then "
-			    "a search over orders from it: %d moves of a single "
-			    "node kept (of %d tried), each where peak-split's "
-			    "plan over the new order, without restarts, costs no "
-			    "more; peak-split: %s", from, kept, evals,
-			    pn != NULL ? pn : "-"),
-			    cause);
-			free(pn);
-			if (rc != 0)
-				break;
-		} else {
+		/* best's plan is always the current order's: each cheaper
+		 * plan (at equal cost, each lower one) goes to best */
+		if (!rp_fits(pb, peak) || cost > best->cost ||
+		    (cost == best->cost && peak > best->peak)) {
 			rp_plan_destroy(&pl);
 			free(pn);
+			continue;
 		}
+		mover_accept(&m);
+		kept++;
+		if (cost == best->cost && peak == best->peak) {
+			rp_plan_destroy(&pl);	/* a plateau: nothing new */
+			free(pn);
+			continue;
+		}
+		if (cost < best->cost)
+			since = 0;
+		improved = 1;
+		rc = rp_best_offer(best, pb, &pl, rp_xasprintf("%s; then a search "
+		    "over orders from it: %d moves of a single node kept (of %d "
+		    "tried), each where peak-split's plan over the new order, "
+		    "without restarts, costs no more; peak-split: %s", from, kept,
+		    evals, pn != NULL ? pn : "-"), cause);
+		free(pn);
+		if (rc != 0)
+			break;
 	}
 	if (rc == 0 && improved && cut) {
 		/* the plan is the search's: say that the clock ended it */
