@@ -182,6 +182,16 @@ min_budget_text(const struct rp_problem *pb)
 {
 	char b[32];
 	rp_format_bytes(pb->min_budget, b, sizeof b);
+	if (pb->min_searched && pb->min_node >= 0)
+		return rp_xasprintf("%s (%lld bytes: computing node '%s', "
+		    "whatever is kept or recomputed for it, as a search over the "
+		    "order of its ancestors proves)", b,
+		    (long long)pb->min_budget, pb->g->id[pb->min_node]);
+	if (pb->min_searched)
+		return rp_xasprintf("%s (%lld bytes: holding all outputs at the "
+		    "end, whatever is kept or recomputed for them, as a search "
+		    "over the order of their ancestors proves)", b,
+		    (long long)pb->min_budget);
 	if (pb->min_node >= 0)
 		return rp_xasprintf("%s (%lld bytes: node '%s' with its inputs, "
 		    "output and workspace)", b, (long long)pb->min_budget,
@@ -858,6 +868,7 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	double t0 = rp_now(), tb;
 	struct rp_bound lb;
 	struct rp_stage_memo sm;
+	struct rp_problem deep;
 	FILE *rep;
 
 	base_ctx(c, &ctx);
@@ -875,12 +886,19 @@ plan(const struct cli *c, const struct rp_problem *pb,
 		failed |= res[i].status == RP_FAILED;
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
-	rp_report(rep, c->fmt, pb, res, n, picked, &lb);
+	/* Where nothing fits, a deeper search may prove that nothing can. */
+	deep = *pb;
+	if (picked < 0)
+		rp_problem_deepen(&deep);
+	rp_report(rep, c->fmt, &deep, res, n, picked, &lb);
 	if (picked < 0) {
-		char *mt = min_budget_text(pb);
+		char *mt = min_budget_text(&deep);
 		if (failed)
 			fprintf(stderr, "%s: no plan fits the budget, and a strategy "
 			    "failed (see the table)\n", progname);
+		else if (deep.budget < deep.min_budget)
+			fprintf(stderr, "%s: no strategy fits the budget, and no plan "
+			    "can: every plan needs at least %s\n", progname, mt);
 		else
 			fprintf(stderr, "%s: no strategy fits the budget; the smallest "
 			    "budget any plan could need is %s\n", progname, mt);
@@ -1050,11 +1068,15 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
     const struct rp_strategy **strats, int n)
 {
 	struct rp_budget_min *m = rp_xcalloc((size_t)n, sizeof *m);
+	struct rp_problem deep = *pb;
 	struct min_state st;
 	struct rp_ctx ctx;
 	int i, lowest = -1, rc = EXIT_OK;
 	FILE *rep;
 
+	/* no strategy need be tried below what every plan needs */
+	rp_problem_deepen(&deep);
+	pb = &deep;
 	base_ctx(c, &ctx);
 	st.n = n;
 	for (i = 0; i < n; i++) {

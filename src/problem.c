@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pebble.h"
 #include "plan.h"
 #include "problem.h"
 #include "sim.h"
@@ -16,12 +17,19 @@ rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
 {
 	struct rp_plan p;
 	struct rp_sim s;
+	int node;
 
 	memset(pb, 0, sizeof *pb);
 	pb->g = g;
 	pb->budget = INT64_MAX;
 	pb->baseline = rp_graph_baseline_cost(g);
 	pb->min_budget = rp_min_budget(g, &pb->min_node);
+	pb->min_budget = rp_pebble_bound(g, pb->min_budget, RP_PEBBLE_WORK,
+	    &node);
+	if (node != -2) {
+		pb->min_node = node;
+		pb->min_searched = 1;
+	}
 	rp_plan_init(&p);
 	rp_plan_checkpoint_all(g, &p);
 	rp_simulate(g, &p, &s);
@@ -34,6 +42,19 @@ rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
 		return -1;
 	pb->has_budget = 1;
 	return 0;
+}
+
+void
+rp_problem_deepen(struct rp_problem *pb)
+{
+	int node;
+
+	pb->min_budget = rp_pebble_bound(pb->g, pb->min_budget,
+	    RP_PEBBLE_WORK_DEEP, &node);
+	if (node != -2) {
+		pb->min_node = node;
+		pb->min_searched = 1;
+	}
 }
 
 void

@@ -19,15 +19,21 @@ struct rp_problem {
 	int64_t ckpt_all_peak;	/* peak of checkpoint-all: the 100% budget */
 	int64_t min_budget;	/* no plan can need less */
 	int min_node;		/* the node that needs it, -1 for the outputs */
+	int min_searched;	/* min_budget is proved by rp_pebble_bound,
+				   not by one working set */
 };
 
 /* Fills pb for g and the budget spec (NULL: no budget): works out the
  * graph's figures, then the budget in bytes (a percentage is of the
  * checkpoint-all peak). Returns 0, or -1 with *cause set (caller frees)
  * when the budget comes to less than a byte or more than int64_t holds.
- * Time: O(n + m). */
+ * Time: O(n + m), and the bounded search of rp_pebble_bound. */
 int rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_budget_spec *spec, char **cause);
+
+/* Raises pb->min_budget with a deeper search (RP_PEBBLE_WORK_DEEP): where
+ * no strategy fits, or the smallest budget is sought. */
+void rp_problem_deepen(struct rp_problem *pb);
 
 /* Makes dst the problem src at another budget (bytes), without working
  * the graph's figures out again. */

@@ -41,18 +41,17 @@ same check-linear-8.txt "$TMP/k2"
 same info-networkx.txt "$TMP/i"
 "$RP" --graph tests/data/good/networkx.xml --info -f json >"$TMP/i"
 same info-networkx.json "$TMP/i"
-# A proof that no frontier-advancing plan fits is an infinite bound: the
-# report says so instead of showing a number, and shows no ratios.
-"$RP" --graph tests/data/good/diamond.xml --budget 11 | mask_table >"$TMP/t"
-same diamond-11.txt "$TMP/t"
-"$RP" --graph tests/data/good/diamond.xml --budget 11 -f json 2>/dev/null |
-    grep -q '"lower_bound":null,"frontier_advancing_infeasible":true,' &&
-    pass "diamond.xml at 11 B: JSON says infeasible" ||
-    fail "diamond.xml at 11 B: JSON does not say infeasible"
-"$RP" --graph tests/data/good/diamond.xml --budget 11 -f csv 2>/dev/null |
-    grep -q '^lower bound,infeasible,,,,11,' &&
-    pass "diamond.xml at 11 B: CSV says infeasible" ||
-    fail "diamond.xml at 11 B: CSV does not say infeasible"
+# At 11 B no plan of the diamond fits: every one needs 12 B, as the search
+# over the order in which d's inputs are made proves (a's 10 bytes are
+# live while b or c is made, and the other is held). The budget is refused
+# before any strategy runs, with that reason, and no report is written.
+"$RP" --graph tests/data/good/diamond.xml --budget 11 -f json >"$TMP/t" 2>"$TMP/e"
+rc=$?
+if [ "$rc" -eq 1 ] && [ ! -s "$TMP/t" ] && grep -q "^remat-plan: budget 11 B (11 bytes) is below the smallest budget any plan can need: 12 B (12 bytes: computing node 'd', whatever is kept or recomputed for it, as a search over the order of its ancestors proves)$" "$TMP/e"; then
+	pass "diamond.xml at 11 B: refused, with the node whose computation needs 12 B"
+else
+	fail "diamond.xml at 11 B: exit $rc, $(cat "$TMP/e")"
+fi
 
 # Determinism: the same input and options give byte-identical plans, and
 # '-o -' writes the same bytes to standard output (the report to stderr).

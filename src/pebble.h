@@ -1,0 +1,26 @@
+/* pebble.h: a proven lower bound on the smallest budget of any plan, by a
+ * search over which of the values a plan needs at once it made last (the
+ * black pebble game with recomputation, searched best first; pebble.c). */
+#ifndef RP_PEBBLE_H
+#define RP_PEBBLE_H
+
+#include <stdint.h>
+
+#include "graph.h"
+
+/* The largest of floor and what the search proves every plan needs: to
+ * hold all outputs at the end, or to compute one node. *node is that node,
+ * -1 for the outputs, or -2 when nothing proved more than floor. The
+ * search stops after about `work` elements touched (2^24 take about 0.1 s
+ * on the development machine), so the result depends on the graph and
+ * work alone, never on the clock. Memory: O(n + m), and at most about
+ * 40 MiB for the sets searched. */
+int64_t rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
+    int *node);
+
+/* The work of the search done for every problem (rp_problem_init), and of
+ * the deeper one where no strategy fits or the smallest budget is sought. */
+#define RP_PEBBLE_WORK		(1L << 24)
+#define RP_PEBBLE_WORK_DEEP	(1L << 26)
+
+#endif
