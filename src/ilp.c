@@ -22,11 +22,12 @@ enum source { FROM_OTHER, FROM_MILP };
  * restarts its descents until the deadline, so a seed run after it would
  * get only what is left (and, under load, nothing), and its plan could be
  * worse than in a run of its own. reorder has an LP of its own and a share
- * of the time (seeds_run). */
+ * of the time (seeds_run), as has pebble's search. */
 static const struct rp_strategy *const seeds[] = {
 	&rp_strategy_checkpoint_all, &rp_strategy_chen_sqrtn,
 	&rp_strategy_chen_greedy, &rp_strategy_dtr, &rp_strategy_lookahead,
 	&rp_strategy_chain_dp, &rp_strategy_peak_split, &rp_strategy_reorder,
+	&rp_strategy_pebble,
 };
 
 #define NSEEDS (sizeof seeds / sizeof seeds[0])
@@ -52,10 +53,12 @@ seeds_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			if (ctx->shared->results[i].strategy == seeds[k])
 				sr->r[k] = &ctx->shared->results[i];
 		if (sr->r[k] == NULL) {
-			/* a seed with an LP of its own (reorder) has a
+			/* a seed with an LP of its own (reorder) or a search
+			 * that takes the time it is given (pebble) has a
 			 * quarter of the time left, the MILP the rest */
 			struct rp_ctx sub = *ctx;
-			if (seeds[k]->solver && ctx->deadline > 0)
+			if ((seeds[k]->solver || seeds[k] == &rp_strategy_pebble)
+			    && ctx->deadline > 0)
 				sub.deadline = rp_now() +
 				    (ctx->deadline - rp_now()) / 4;
 			rp_strategy_run(seeds[k], pb, &sub, &sr->own[k]);
@@ -89,7 +92,7 @@ offer_seeds(const struct rp_problem *pb, const struct seed_results *sr,
 		const struct rp_result *r = sr->r[k];
 		struct rp_plan p;
 
-		if (!r->has_plan)
+		if (r == NULL || !r->has_plan)
 			continue;
 		if (m != NULL && r->status == RP_FITS &&
 		    rp_milp_offer(m, &r->plan) == 0)

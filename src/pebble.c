@@ -21,17 +21,24 @@
  * that budget only, never on the clock. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pebble.h"
+#include "polish.h"
+#include "strategy.h"
 #include "util.h"
 
 /* Work, in elements touched, for each node in the first round (four times
  * as much in each round after). */
 #define PEBBLE_FIRST_WORK	(1L << 14)
-/* Elements kept in the sets explored for one target (16 MiB). */
+/* Elements kept in the sets explored for one target (16 MiB), and by the
+ * pebble strategy (128 MiB); the graphs it takes (bitsets of ancestors:
+ * n^2 / 8 bytes). */
 #define PEBBLE_MAX_ELEMS	(1L << 22)
+#define PEBBLE_PLAN_ELEMS	(1L << 25)
+#define PEBBLE_MAX_NODES	20000
 
 struct pset {
 	long off;		/* into elems */
@@ -68,6 +75,7 @@ struct pebble {
 	long seq;
 	int *scratch;
 	long work;
+	long max_elems;		/* elements the sets may hold */
 };
 
 static int
@@ -157,7 +165,7 @@ table_rebuild(struct pebble *pb, size_t size)
 /* The index of the set e[0..len), added with key INT64_MAX when new; -1
  * when the elements kept would pass their limit. */
 static int
-find_set(struct pebble *pb, const int *e, int len)
+find_set(struct pebble *pb, const int *e, int len, int *isnew)
 {
 	size_t h;
 	int i;
@@ -168,12 +176,15 @@ find_set(struct pebble *pb, const int *e, int len)
 	while (pb->table[h].gen == pb->gen) {
 		i = pb->table[h].set;
 		if (pb->sets[i].len == len && memcmp(pb->elems + pb->sets[i].off,
-		    e, (size_t)len * sizeof *e) == 0)
+		    e, (size_t)len * sizeof *e) == 0) {
+			*isnew = 0;
 			return i;
+		}
 		h = (h + 1) & (pb->tsize - 1);
 	}
-	if (pb->nelems + len > PEBBLE_MAX_ELEMS)
+	if (pb->nelems + len > pb->max_elems)
 		return -1;
+	*isnew = 1;
 	if (pb->nelems + len > pb->celems) {
 		long c = pb->celems ? pb->celems : 4096;
 		while (c < pb->nelems + len)
@@ -199,7 +210,7 @@ offer(struct pebble *pb, const int *e, int len, int64_t k)
 {
 	struct hentry h;
 	int64_t sum = 0;
-	int i, s = find_set(pb, e, len);
+	int i, isnew, s = find_set(pb, e, len, &isnew);
 
 	if (s < 0)
 		return -1;
@@ -320,6 +331,7 @@ rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
 		return floor;
 	memset(&pb, 0, sizeof pb);
 	pb.g = g;
+	pb.max_elems = PEBBLE_MAX_ELEMS;
 	pb.in = rp_xcalloc((size_t)g->pred_off[g->n] + 1, sizeof *pb.in);
 	pb.in_off = rp_xcalloc((size_t)g->n + 1, sizeof *pb.in_off);
 	outs = rp_xcalloc((size_t)g->n, sizeof *outs);
@@ -388,3 +400,426 @@ rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
 	free(pb.scratch);
 	return best;
 }
+
+/* ---- the pebble strategy: a best-first search for a cheap plan ---- */
+
+/* The same sets, searched from the other end for cost: a state is a set of
+ * values held at once and how many of the sinks (non-output nodes that
+ * nothing reads) are still to come. Going back from the outputs held at
+ * the end, a step undoes the value made last (as above) or the latest
+ * sink still to come, which a plan computes and frees at once; the empty
+ * set with every sink done is the start of the plan. Each step costs the
+ * node's cost, and the steps whose memory passes the budget are not
+ * taken. A* with the cost of every ancestor of what is held or still to
+ * come (each must be computed at least once more) finds the cheapest such
+ * plan; weighted, it finds a plan sooner, at a higher cost. Sinks come in
+ * execution order; otherwise any plan that frees each value once it is not
+ * needed any more is one of these paths, recomputation included. */
+
+/* Expansions for each weight, in order: the cheapest plan, then plans
+ * found sooner where the budget is tight; on graphs of n > 100 nodes,
+ * (100/n)^1.5 of them, as each takes longer (larger sets, longer bitsets)
+ * and the search rarely ends on large graphs. */
+static const struct {
+	double w;
+	long expansions;
+} pebble_rounds[] = {
+	{ 1, 60000 }, { 4, 60000 }, { 32, 120000 },
+};
+
+struct pnode {
+	double g;		/* cost of the steps from the end */
+	int parent;		/* the state after, -1 for the end */
+	int op;			/* the node of that step */
+	int closed;
+};
+
+struct pentry {
+	double f, g;
+	long seq;
+	int state;
+};
+
+struct psearch {
+	struct pebble pb;	/* sets: elems[0] is the sinks done */
+	const struct rp_problem *prob;
+	struct pnode *st;
+	int cst;
+	struct pentry *heap;
+	int nheap, cheap;
+	long seq;
+	uint64_t *anc;		/* ancestors of each node, itself included */
+	uint64_t *rest;		/* ancestors of sinks[0..k), k = 0..nsink */
+	uint64_t *mask;
+	int words;
+	int *sinks, nsink;
+	double w, incumbent;
+};
+
+static int
+pless(const struct pentry *a, const struct pentry *b)
+{
+	if (a->f != b->f)
+		return a->f < b->f;
+	if (a->g != b->g)
+		return a->g > b->g;	/* deeper first */
+	return a->seq < b->seq;
+}
+
+static void
+ppush(struct psearch *ps, const struct pentry *e)
+{
+	int i;
+
+	rp_grow(&ps->heap, &ps->cheap, ps->nheap + 1, sizeof *ps->heap);
+	i = ps->nheap++;
+	while (i > 0 && pless(e, &ps->heap[(i - 1) / 2])) {
+		ps->heap[i] = ps->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	ps->heap[i] = *e;
+}
+
+static struct pentry
+ppop(struct psearch *ps)
+{
+	struct pentry top = ps->heap[0], last = ps->heap[--ps->nheap];
+	int i = 0, c;
+
+	while ((c = 2 * i + 1) < ps->nheap) {
+		if (c + 1 < ps->nheap && pless(&ps->heap[c + 1], &ps->heap[c]))
+			c++;
+		if (!pless(&ps->heap[c], &last))
+			break;
+		ps->heap[i] = ps->heap[c];
+		i = c;
+	}
+	if (ps->nheap > 0)
+		ps->heap[i] = last;
+	return top;
+}
+
+/* The cost of every ancestor of e[0..len) and of the sinks still to come
+ * when k are done. */
+static double
+pheur(struct psearch *ps, const int *e, int len, int k)
+{
+	const struct rp_graph *g = ps->pb.g;
+	const uint64_t *r = ps->rest + (size_t)(ps->nsink - k) * ps->words;
+	double h = 0;
+	int i, wi;
+
+	memcpy(ps->mask, r, (size_t)ps->words * sizeof *ps->mask);
+	for (i = 0; i < len; i++) {
+		const uint64_t *a = ps->anc + (size_t)e[i] * ps->words;
+		for (wi = 0; wi < ps->words; wi++)
+			ps->mask[wi] |= a[wi];
+	}
+	for (wi = 0; wi < ps->words; wi++) {
+		uint64_t m = ps->mask[wi];
+		while (m) {
+			h += g->cost[wi * 64 + __builtin_ctzll(m)];
+			m &= m - 1;
+		}
+	}
+	return h;
+}
+
+/* Offers the state e[0..len) (e[0]: sinks done) reached from parent by
+ * op at cost g. Returns -1 when the sets would pass their limit. */
+static int
+poffer(struct psearch *ps, const int *e, int len, double g, int parent,
+    int op)
+{
+	struct pentry en;
+	double h;
+	int isnew, s = find_set(&ps->pb, e, len, &isnew);
+
+	if (s < 0)
+		return -1;
+	ps->pb.work += len;
+	if (isnew) {
+		rp_grow(&ps->st, &ps->cst, s + 1, sizeof *ps->st);
+		ps->st[s].g = INFINITY;
+		ps->st[s].closed = 0;
+	}
+	if (g >= ps->st[s].g || ps->st[s].closed)
+		return 0;
+	h = pheur(ps, e + 1, len - 1, e[0]);
+	if (g + h >= ps->incumbent)
+		return 0;
+	ps->st[s].g = g;
+	ps->st[s].parent = parent;
+	ps->st[s].op = op;
+	en.f = g + ps->w * h;
+	en.g = g;
+	en.seq = ps->seq++;
+	en.state = s;
+	ppush(ps, &en);
+	return 0;
+}
+
+/* One search at ps->w: 1 with *goal set when it reached the start of a
+ * plan, 0 when it ended without (every path tried, the expansions or the
+ * sets at their limit, or the deadline). */
+static int
+psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
+{
+	const struct rp_problem *prob = ps->prob;
+	const struct rp_graph *g = prob->g;
+	struct pebble *pb = &ps->pb;
+	int64_t need = g->fixed_mem;
+	long exp = 0;
+	int v, m = 1;
+
+	pb->nsets = 0;
+	pb->nelems = 0;
+	ps->nheap = 0;
+	if (++pb->gen == 0) {
+		memset(pb->table, 0, pb->tsize * sizeof *pb->table);
+		pb->gen = 1;
+	}
+	/* the end: the outputs held, no sink done */
+	pb->scratch[0] = 0;
+	for (v = 0; v < g->n; v++)
+		if (g->output[v]) {
+			pb->scratch[m++] = v;
+			need += g->mem[v];
+		}
+	if (need > prob->budget || poffer(ps, pb->scratch, m, 0, -1, -1) != 0)
+		return 0;
+	while (ps->nheap > 0) {
+		struct pentry top = ppop(ps);
+		int s = top.state, len, k, i;
+		int64_t smem = 0;
+		double gs;
+
+		if (top.g > ps->st[s].g || ps->st[s].closed)
+			continue;
+		ps->st[s].closed = 1;
+		len = pb->sets[s].len;
+		k = pb->elems[pb->sets[s].off];
+		if (len == 1 && k == ps->nsink) {
+			*goal = s;
+			return 1;
+		}
+		if (++exp > max_exp)
+			return 0;
+		if ((exp & 15) == 0 && deadline > 0 && rp_now() > deadline)
+			return 0;
+		gs = ps->st[s].g;
+		for (i = 1; i < len; i++)
+			smem += g->mem[pb->elems[pb->sets[s].off + i]];
+		/* undo the value made last (i >= 1), or the latest sink to come
+		 * (i == len) */
+		for (i = 1; i <= len; i++) {
+			const int *e = pb->elems + pb->sets[s].off + 1;
+			int n = len - 1, node, a = 0, b, bend, out = 1, sink;
+			int64_t umem = smem, step;
+
+			sink = i == len;
+			if (sink && k >= ps->nsink)
+				break;
+			node = sink ? ps->sinks[ps->nsink - 1 - k] : e[i - 1];
+			b = pb->in_off[node];
+			bend = pb->in_off[node + 1];
+			while (a < n || b < bend) {
+				int x;
+				if (b >= bend || (a < n && e[a] < pb->in[b]))
+					x = e[a++];
+				else if (a >= n || pb->in[b] < e[a]) {
+					x = pb->in[b++];
+					umem += g->mem[x];
+				} else {
+					x = e[a++];
+					b++;
+				}
+				if (x != node)
+					pb->scratch[out++] = x;
+			}
+			step = g->fixed_mem + umem + g->workspace[node] +
+			    (sink ? g->mem[node] : 0);
+			pb->work += n + (bend - pb->in_off[node]);
+			if (step > prob->budget)
+				continue;
+			pb->scratch[0] = sink ? k + 1 : k;
+			if (poffer(ps, pb->scratch, out, gs + g->cost[node], s,
+			    node) != 0)
+				return 0;
+		}
+	}
+	return 0;
+}
+
+/* Writes the plan of the path from goal (the start) to the end: each step
+ * computes its node, then frees what the state after it does not hold. */
+static void
+pbuild(struct psearch *ps, int goal, struct rp_plan *plan)
+{
+	const struct rp_graph *g = ps->prob->g;
+	struct pebble *pb = &ps->pb;
+	int *reg = rp_xcalloc((size_t)g->n, sizeof *reg);
+	char *live = rp_xcalloc((size_t)g->n, 1);
+	int s, nextreg = 0, v;
+
+	for (v = 0; v < g->n; v++)
+		reg[v] = -1;
+	for (s = goal; ps->st[s].parent >= 0; s = ps->st[s].parent) {
+		int op = ps->st[s].op, after = ps->st[s].parent, j;
+		const int *e = pb->elems + pb->sets[after].off + 1;
+		int n = pb->sets[after].len - 1;
+		reg[op] = nextreg++;
+		rp_plan_add_compute(plan, op, reg[op]);
+		live[op] = 1;
+		/* free, in node order, what is live and not in the set after */
+		for (j = 0; j < n; j++)
+			live[e[j]] |= 2;
+		for (v = 0; v < g->n; v++)
+			if (live[v] == 1) {
+				rp_plan_add_free(plan, reg[v]);
+				live[v] = 0;
+			} else if (live[v])
+				live[v] = 1;
+	}
+	free(reg);
+	free(live);
+}
+
+static int
+pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
+{
+	const struct rp_graph *g = prob->g;
+	struct psearch ps;
+	struct rp_best best;
+	size_t r;
+	int v, j, wi, k;
+
+	(void)bound;
+	if (g->n > PEBBLE_MAX_NODES) {
+		*note = rp_xasprintf("not run: the graph has more than %d nodes",
+		    PEBBLE_MAX_NODES);
+		return 0;
+	}
+	for (v = 0; v < g->n; v++)
+		if (!g->recompute[v]) {
+			*note = rp_xasprintf("not run: node '%s' has "
+			    "recompute=false, which the search does not keep to",
+			    g->id[v]);
+			return 0;
+		}
+	memset(&ps, 0, sizeof ps);
+	ps.prob = prob;
+	ps.pb.g = g;
+	ps.pb.max_elems = PEBBLE_PLAN_ELEMS;
+	ps.pb.in = rp_xcalloc((size_t)g->pred_off[g->n] + 1, sizeof *ps.pb.in);
+	ps.pb.in_off = rp_xcalloc((size_t)g->n + 1, sizeof *ps.pb.in_off);
+	ps.pb.scratch = rp_xcalloc((size_t)g->n + 2, sizeof *ps.pb.scratch);
+	ps.words = (g->n + 63) / 64;
+	ps.anc = rp_xcalloc((size_t)g->n * ps.words, sizeof *ps.anc);
+	ps.mask = rp_xcalloc((size_t)ps.words, sizeof *ps.mask);
+	ps.sinks = rp_xcalloc((size_t)g->n, sizeof *ps.sinks);
+	for (v = 0; v < g->n; v++) {
+		int d = g->pred_off[v + 1] - g->pred_off[v];
+		uint64_t *a = ps.anc + (size_t)v * ps.words;
+		ps.pb.in_off[v] = g->pred_off[v];
+		memcpy(ps.pb.in + g->pred_off[v], g->pred + g->pred_off[v],
+		    (size_t)d * sizeof *ps.pb.in);
+		qsort(ps.pb.in + g->pred_off[v], (size_t)d, sizeof *ps.pb.in,
+		    cmp_int);
+		a[v / 64] |= 1ULL << (v % 64);
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+			const uint64_t *pa = ps.anc + (size_t)g->pred[j] * ps.words;
+			for (wi = 0; wi < ps.words; wi++)
+				a[wi] |= pa[wi];
+		}
+		if (g->succ_off[v + 1] == g->succ_off[v] && !g->output[v])
+			ps.sinks[ps.nsink++] = v;
+	}
+	ps.pb.in_off[g->n] = g->pred_off[g->n];
+	ps.rest = rp_xcalloc((size_t)(ps.nsink + 1) * ps.words,
+	    sizeof *ps.rest);
+	for (k = 0; k < ps.nsink; k++)
+		for (wi = 0; wi < ps.words; wi++)
+			ps.rest[(size_t)(k + 1) * ps.words + wi] =
+			    ps.rest[(size_t)k * ps.words + wi] |
+			    ps.anc[(size_t)ps.sinks[k] * ps.words + wi];
+
+	rp_best_init(&best);
+	for (r = 0; r < sizeof pebble_rounds / sizeof pebble_rounds[0]; r++) {
+		int goal = -1, found;
+		if (ctx->deadline > 0 && rp_now() > ctx->deadline)
+			break;
+		ps.w = pebble_rounds[r].w;
+		ps.incumbent = INFINITY;
+		found = psearch_run(&ps, g->n > 100 ? (long)((double)
+		    pebble_rounds[r].expansions * pow(100.0 / g->n, 1.5)) :
+		    pebble_rounds[r].expansions, ctx->deadline, &goal);
+		rp_log(ctx, 2, "pebble: weight %g: %s after %d sets", ps.w,
+		    found ? "a plan" : "no plan", ps.pb.nsets);
+		if (found) {
+			struct rp_plan p;
+			char *n1 = ps.w == 1 ? rp_xasprintf("A* over the values "
+			    "held at once: the cheapest plan that makes the sinks "
+			    "in execution order and frees each value once it is "
+			    "not needed") : rp_xasprintf("weighted A* (weight %g) "
+			    "over the values held at once, the unweighted search "
+			    "having found none in %ld expansions: within %gx of "
+			    "the cheapest plan of its form", ps.w,
+			    pebble_rounds[0].expansions, ps.w);
+			rp_plan_init(&p);
+			pbuild(&ps, goal, &p);
+			if (rp_best_offer(&best, prob, &p, n1, cause) != 0) {
+				rp_best_destroy(&best);
+				best.have = 0;
+				*note = NULL;
+				goto fail;
+			}
+			break;
+		}
+	}
+	if (best.have) {
+		rp_best_take(&best, plan, note);
+		*note = rp_polish(prob, plan, ctx->deadline, *note);
+	} else
+		*note = rp_xasprintf("no plan found: the search ended %s",
+		    ctx->deadline > 0 && rp_now() > ctx->deadline ? "at the "
+		    "time limit" : "at its limit of work");
+	rp_best_destroy(&best);
+	free(ps.pb.in);
+	free(ps.pb.in_off);
+	free(ps.pb.scratch);
+	free(ps.pb.elems);
+	free(ps.pb.sets);
+	free(ps.pb.table);
+	free(ps.st);
+	free(ps.heap);
+	free(ps.anc);
+	free(ps.rest);
+	free(ps.mask);
+	free(ps.sinks);
+	return 0;
+fail:
+	free(ps.pb.in);
+	free(ps.pb.in_off);
+	free(ps.pb.scratch);
+	free(ps.pb.elems);
+	free(ps.pb.sets);
+	free(ps.pb.table);
+	free(ps.st);
+	free(ps.heap);
+	free(ps.anc);
+	free(ps.rest);
+	free(ps.mask);
+	free(ps.sinks);
+	return -1;
+}
+
+const struct rp_strategy rp_strategy_pebble = {
+	"pebble",
+	"A* over the sets of values held at once (the pebble game with "
+	    "recomputation), any order: the cheapest plan of that form, or "
+	    "within a weight of it where the budget is tight",
+	0,
+	pebble_run,
+};

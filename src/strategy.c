@@ -21,6 +21,7 @@ static const struct rp_strategy *const strategies[] = {
 	&rp_strategy_peak_split,
 	&rp_strategy_chain_dp,
 	&rp_strategy_reorder,
+	&rp_strategy_pebble,
 	&rp_strategy_lp_round,
 	&rp_strategy_ilp,
 };

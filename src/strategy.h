@@ -217,6 +217,7 @@ int rp_peak_split_quick(const struct rp_problem *pb, uint64_t seed,
     double deadline, struct rp_plan *plan, char **note, char **cause);
 extern const struct rp_strategy rp_strategy_chain_dp;
 extern const struct rp_strategy rp_strategy_reorder;
+extern const struct rp_strategy rp_strategy_pebble;
 extern const struct rp_strategy rp_strategy_lp_round;
 extern const struct rp_strategy rp_strategy_ilp;
 
