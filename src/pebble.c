@@ -763,10 +763,9 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			    "held at once: the cheapest plan that makes the sinks "
 			    "in execution order and frees each value once it is "
 			    "not needed") : rp_xasprintf("weighted A* (weight %g) "
-			    "over the values held at once, the unweighted search "
-			    "having found none in %ld expansions: within %gx of "
-			    "the cheapest plan of its form", ps.w,
-			    pebble_rounds[0].expansions, ps.w);
+			    "over the values held at once, the searches of lower "
+			    "weight having found none: within %gx of the "
+			    "cheapest plan of its form", ps.w, ps.w);
 			rp_plan_init(&p);
 			pbuild(&ps, goal, &p);
 			if (rp_best_offer(&best, prob, &p, n1, cause) != 0) {

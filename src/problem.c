@@ -11,9 +11,12 @@
 #include "strategy.h"
 #include "util.h"
 
-int
-rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
-    const struct rp_budget_spec *spec, char **cause)
+/* Fills pb for g; the smallest budget is `like`'s where given (the same
+ * graph in another order), else searched. */
+static int
+init(struct rp_problem *pb, const struct rp_graph *g,
+    const struct rp_budget_spec *spec, const struct rp_problem *like,
+    char **cause)
 {
 	struct rp_plan p;
 	struct rp_sim s;
@@ -24,11 +27,23 @@ rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
 	pb->budget = INT64_MAX;
 	pb->baseline = rp_graph_baseline_cost(g);
 	pb->min_budget = rp_min_budget(g, &pb->min_node);
-	pb->min_budget = rp_pebble_bound(g, pb->min_budget, RP_PEBBLE_WORK,
-	    &node);
-	if (node != -2) {
-		pb->min_node = node;
-		pb->min_searched = 1;
+	if (like != NULL) {
+		if (like->min_budget > pb->min_budget) {
+			pb->min_budget = like->min_budget;
+			pb->min_searched = like->min_searched;
+			pb->min_node = -1;
+			for (node = 0; like->min_node >= 0 && node < g->n; node++)
+				if (strcmp(g->id[node],
+				    like->g->id[like->min_node]) == 0)
+					pb->min_node = node;
+		}
+	} else {
+		pb->min_budget = rp_pebble_bound(g, pb->min_budget,
+		    RP_PEBBLE_WORK, &node);
+		if (node != -2) {
+			pb->min_node = node;
+			pb->min_searched = 1;
+		}
 	}
 	rp_plan_init(&p);
 	rp_plan_checkpoint_all(g, &p);
@@ -42,6 +57,20 @@ rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
 		return -1;
 	pb->has_budget = 1;
 	return 0;
+}
+
+int
+rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
+    const struct rp_budget_spec *spec, char **cause)
+{
+	return init(pb, g, spec, NULL, cause);
+}
+
+int
+rp_problem_init_like(struct rp_problem *pb, const struct rp_graph *g,
+    const struct rp_problem *like, char **cause)
+{
+	return init(pb, g, NULL, like, cause);
 }
 
 void

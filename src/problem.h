@@ -31,6 +31,12 @@ struct rp_problem {
 int rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_budget_spec *spec, char **cause);
 
+/* rp_problem_init without a budget for g, the graph of `like` in another
+ * execution order: the smallest budget, which does not depend on the
+ * order, is taken from `like` rather than searched again. */
+int rp_problem_init_like(struct rp_problem *pb, const struct rp_graph *g,
+    const struct rp_problem *like, char **cause);
+
 /* Raises pb->min_budget with a deeper search (RP_PEBBLE_WORK_DEEP): where
  * no strategy fits, or the smallest budget is sought. */
 void rp_problem_deepen(struct rp_problem *pb);

@@ -209,7 +209,7 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
 
 	rp_plan_init(pl);
 	*note = NULL;
-	if (rp_problem_init(&p0, h, NULL, cause) != 0) {
+	if (rp_problem_init_like(&p0, h, pb, cause) != 0) {
 		rp_graph_free(h);
 		return -1;
 	}
@@ -371,7 +371,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		char of[48] = "";
 		o->order = orders + (size_t)j * sz;
 		o->h = rp_graph_reorder(g, o->order);
-		if (rp_problem_init(&o->p0, o->h, NULL, cause) != 0)
+		if (rp_problem_init_like(&o->p0, o->h, pb, cause) != 0)
 			goto out;
 		rp_problem_at(&o->p1, &o->p0, pb->budget);
 		if (no > 1)
