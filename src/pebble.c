@@ -418,7 +418,7 @@ rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
 
 /* Expansions for each weight, in order: the cheapest plan, then plans
  * found sooner where the budget is tight; on graphs of n > 100 nodes,
- * (100/n)^1.5 of them, as each takes longer (larger sets, longer bitsets)
+ * (100/n)^2 of them, as each takes longer (larger sets, longer bitsets)
  * and the search rarely ends on large graphs. */
 static const struct {
 	double w;
@@ -753,7 +753,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		ps.w = pebble_rounds[r].w;
 		ps.incumbent = INFINITY;
 		found = psearch_run(&ps, g->n > 100 ? (long)((double)
-		    pebble_rounds[r].expansions * pow(100.0 / g->n, 1.5)) :
+		    pebble_rounds[r].expansions * pow(100.0 / g->n, 2)) :
 		    pebble_rounds[r].expansions, ctx->deadline, &goal);
 		rp_log(ctx, 2, "pebble: weight %g: %s after %d sets", ps.w,
 		    found ? "a plan" : "no plan", ps.pb.nsets);
