@@ -1,5 +1,6 @@
 /* pebble.c: a proven lower bound on the smallest budget, by a search over
- * which needed value a plan makes last (see pebble.h).
+ * which needed value a plan makes last (see pebble.h); and the pebble
+ * strategy, the same search run for cost (below).
  *
  * Suppose a plan holds a set S of values at once. Each of them was made by
  * a compute statement and stayed live until then; let s be the one made
@@ -34,8 +35,8 @@
  * as much in each round after). */
 #define PEBBLE_FIRST_WORK	(1L << 14)
 /* Elements kept in the sets explored for one target (16 MiB), and by the
- * pebble strategy (128 MiB); the graphs it takes (bitsets of ancestors:
- * n^2 / 8 bytes). */
+ * pebble strategy (128 MiB); the largest graph it runs on (its bitsets of
+ * ancestors take n^2 / 8 bytes). */
 #define PEBBLE_MAX_ELEMS	(1L << 22)
 #define PEBBLE_PLAN_ELEMS	(1L << 25)
 #define PEBBLE_MAX_NODES	20000

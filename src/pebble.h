@@ -1,6 +1,8 @@
 /* pebble.h: a proven lower bound on the smallest budget of any plan, by a
  * search over which of the values a plan needs at once it made last (the
- * black pebble game with recomputation, searched best first; pebble.c). */
+ * black pebble game with recomputation, searched best first; pebble.c).
+ * The strategy that runs the same search for cost, rp_strategy_pebble, is
+ * declared with the others in strategy.h. */
 #ifndef RP_PEBBLE_H
 #define RP_PEBBLE_H
 
