@@ -104,10 +104,10 @@ done
 # passes, the restarts; the tests run in parallel, and a run beside the
 # PyTorch round trip can take 2-3 times as long), and lp-round only with
 # the same engine: lp-round here ran on GLPK, and Clp may reach another
-# optimum of the LP, which rounds to another plan. reorder is not
-# compared: run by ilp itself, it has a quarter of ilp's time, and under
-# load its searches stop earlier than in a run of its own (within one run,
-# where ilp takes reorder's row, tests/milp.sh checks that ilp is never
+# optimum of the LP, which rounds to another plan. reorder and pebble are
+# not compared: run by ilp itself, each has a quarter of ilp's time, and
+# their searches stop earlier than in a run of their own (within one run,
+# where ilp takes their rows, tests/milp.sh checks that ilp is never
 # worse).
 for f in "$TMP"/costs-*-ilp "$TMP"/costs-*-ilp-cbc; do
 	[ -f "$f" ] || continue
@@ -115,7 +115,7 @@ for f in "$TMP"/costs-*-ilp "$TMP"/costs-*-ilp-cbc; do
 	key=${key%-ilp-cbc}
 	ilp=$(cat "$f")
 	for o in "$key"-*; do
-		case $o in *-ilp|*-ilp-cbc|*-reorder) continue ;; esac
+		case $o in *-ilp|*-ilp-cbc|*-reorder|*-pebble) continue ;; esac
 		case $o in *-lp-round|*-peak-split)
 			case $f/$o in *-ilp-cbc/*-lp-round) continue ;; esac
 			t=$(cat "$TMP/time-${o#"$TMP"/costs-}")
