@@ -1,8 +1,8 @@
 #!/bin/sh
-# Tight budgets that no strategy met before chain-dp and reorder: each case
-# fitted nothing in the default run of the build before them (bench/
-# real-results.md, bench/layered-results.md). Every plan written is
-# checked again with --check.
+# Tight budgets, each with the strategy that first fitted it or first
+# reached the cost asked: chain-dp, reorder, peak-split's covering cuts,
+# pebble (bench/real-results.md, bench/layered-results.md). Every plan
+# written is checked again with --check.
 . "${top_srcdir:-.}/tests/lib.sh"
 GEN=$(cd "$top_builddir" && pwd)/tools/gengraph
 
