@@ -868,7 +868,6 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	double t0 = rp_now(), tb;
 	struct rp_bound lb;
 	struct rp_stage_memo sm;
-	struct rp_problem deep;
 	FILE *rep;
 
 	base_ctx(c, &ctx);
@@ -886,19 +885,12 @@ plan(const struct cli *c, const struct rp_problem *pb,
 		failed |= res[i].status == RP_FAILED;
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
-	/* Where nothing fits, a deeper search may prove that nothing can. */
-	deep = *pb;
-	if (picked < 0)
-		rp_problem_deepen(&deep);
-	rp_report(rep, c->fmt, &deep, res, n, picked, &lb);
+	rp_report(rep, c->fmt, pb, res, n, picked, &lb);
 	if (picked < 0) {
-		char *mt = min_budget_text(&deep);
+		char *mt = min_budget_text(pb);
 		if (failed)
 			fprintf(stderr, "%s: no plan fits the budget, and a strategy "
 			    "failed (see the table)\n", progname);
-		else if (deep.budget < deep.min_budget)
-			fprintf(stderr, "%s: no strategy fits the budget, and no plan "
-			    "can: every plan needs at least %s\n", progname, mt);
 		else
 			fprintf(stderr, "%s: no strategy fits the budget; the smallest "
 			    "budget any plan could need is %s\n", progname, mt);

@@ -79,6 +79,14 @@ struct pebble {
 	long max_elems;		/* elements the sets may hold */
 };
 
+/* a + b for sizes (never negative), saturating at INT64_MAX: sums of
+ * hostile sizes must not overflow. */
+static int64_t
+sadd(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static int
 cmp_int(const void *a, const void *b)
 {
@@ -176,8 +184,8 @@ find_set(struct pebble *pb, const int *e, int len, int *isnew)
 	h = hash_set(e, len) & (pb->tsize - 1);
 	while (pb->table[h].gen == pb->gen) {
 		i = pb->table[h].set;
-		if (pb->sets[i].len == len && memcmp(pb->elems + pb->sets[i].off,
-		    e, (size_t)len * sizeof *e) == 0) {
+		if (pb->sets[i].len == len && (len == 0 || memcmp(pb->elems +
+		    pb->sets[i].off, e, (size_t)len * sizeof *e) == 0)) {
 			*isnew = 0;
 			return i;
 		}
@@ -194,7 +202,8 @@ find_set(struct pebble *pb, const int *e, int len, int *isnew)
 		    sizeof *pb->elems);
 		pb->celems = c;
 	}
-	memcpy(pb->elems + pb->nelems, e, (size_t)len * sizeof *e);
+	if (len > 0)
+		memcpy(pb->elems + pb->nelems, e, (size_t)len * sizeof *e);
 	rp_grow(&pb->sets, &pb->csets, pb->nsets + 1, sizeof *pb->sets);
 	pb->sets[pb->nsets].off = pb->nelems;
 	pb->sets[pb->nsets].len = len;
@@ -263,7 +272,7 @@ search(struct pebble *pb, const int *start, int len, int64_t start_key,
 		if (n == 0 || pb->work - work0 > work_limit)
 			return top.key;
 		for (i = 0; i < n; i++)
-			smem += g->mem[pb->elems[ps->off + i]];
+			smem = sadd(smem, g->mem[pb->elems[ps->off + i]]);
 		for (i = 0; i < n; i++) {
 			/* the elements may move as sets are added */
 			const int *e = pb->elems + pb->sets[top.set].off;
@@ -277,7 +286,7 @@ search(struct pebble *pb, const int *start, int len, int64_t start_key,
 					x = e[a++];
 				else if (a >= n || pb->in[b] < e[a]) {
 					x = pb->in[b++];
-					umem += g->mem[x];
+					umem = sadd(umem, g->mem[x]);
 				} else {
 					x = e[a++];
 					b++;
@@ -286,7 +295,7 @@ search(struct pebble *pb, const int *start, int len, int64_t start_key,
 					pb->scratch[m++] = x;
 			}
 			pb->work += n + (bend - pb->in_off[s]);
-			step = g->fixed_mem + umem + g->workspace[s];
+			step = sadd(sadd(g->fixed_mem, umem), g->workspace[s]);
 			k = step > top.key ? step : top.key;
 			if (offer(pb, pb->scratch, m, k) != 0)
 				return top.key;
@@ -308,13 +317,13 @@ target(const struct pebble *pb, int t, const int *outs, int nout,
 		*set = outs;
 		*need = g->fixed_mem;
 		for (j = 0; j < nout; j++)
-			*need += g->mem[outs[j]];
+			*need = sadd(*need, g->mem[outs[j]]);
 		return nout;
 	}
 	*set = pb->in + pb->in_off[t];
-	*need = g->fixed_mem + g->mem[t] + g->workspace[t];
+	*need = sadd(sadd(g->fixed_mem, g->mem[t]), g->workspace[t]);
 	for (j = pb->in_off[t]; j < pb->in_off[t + 1]; j++)
-		*need += g->mem[pb->in[j]];
+		*need = sadd(*need, g->mem[pb->in[j]]);
 	return pb->in_off[t + 1] - pb->in_off[t];
 }
 
@@ -333,6 +342,8 @@ rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
 	memset(&pb, 0, sizeof pb);
 	pb.g = g;
 	pb.max_elems = PEBBLE_MAX_ELEMS;
+	pb.celems = 4096;	/* never NULL, even for empty sets only */
+	pb.elems = rp_xcalloc((size_t)pb.celems, sizeof *pb.elems);
 	pb.in = rp_xcalloc((size_t)g->pred_off[g->n] + 1, sizeof *pb.in);
 	pb.in_off = rp_xcalloc((size_t)g->n + 1, sizeof *pb.in_off);
 	outs = rp_xcalloc((size_t)g->n, sizeof *outs);
@@ -585,7 +596,7 @@ psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
 	for (v = 0; v < g->n; v++)
 		if (g->output[v]) {
 			pb->scratch[m++] = v;
-			need += g->mem[v];
+			need = sadd(need, g->mem[v]);
 		}
 	if (need > prob->budget || poffer(ps, pb->scratch, m, 0, -1, -1) != 0)
 		return 0;
@@ -610,7 +621,7 @@ psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
 			return 0;
 		gs = ps->st[s].g;
 		for (i = 1; i < len; i++)
-			smem += g->mem[pb->elems[pb->sets[s].off + i]];
+			smem = sadd(smem, g->mem[pb->elems[pb->sets[s].off + i]]);
 		/* undo the value made last (i >= 1), or the latest sink to come
 		 * (i == len) */
 		for (i = 1; i <= len; i++) {
@@ -630,7 +641,7 @@ psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
 					x = e[a++];
 				else if (a >= n || pb->in[b] < e[a]) {
 					x = pb->in[b++];
-					umem += g->mem[x];
+					umem = sadd(umem, g->mem[x]);
 				} else {
 					x = e[a++];
 					b++;
@@ -638,8 +649,8 @@ psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
 				if (x != node)
 					pb->scratch[out++] = x;
 			}
-			step = g->fixed_mem + umem + g->workspace[node] +
-			    (sink ? g->mem[node] : 0);
+			step = sadd(sadd(sadd(g->fixed_mem, umem),
+			    g->workspace[node]), sink ? g->mem[node] : 0);
 			pb->work += n + (bend - pb->in_off[node]);
 			if (step > prob->budget)
 				continue;
@@ -713,6 +724,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	ps.prob = prob;
 	ps.pb.g = g;
 	ps.pb.max_elems = PEBBLE_PLAN_ELEMS;
+	ps.pb.celems = 4096;
+	ps.pb.elems = rp_xcalloc((size_t)ps.pb.celems, sizeof *ps.pb.elems);
 	ps.pb.in = rp_xcalloc((size_t)g->pred_off[g->n] + 1, sizeof *ps.pb.in);
 	ps.pb.in_off = rp_xcalloc((size_t)g->n + 1, sizeof *ps.pb.in_off);
 	ps.pb.scratch = rp_xcalloc((size_t)g->n + 2, sizeof *ps.pb.scratch);

@@ -21,7 +21,8 @@ int64_t rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
     int *node);
 
 /* The work of the search done for every problem (rp_problem_init), and of
- * the deeper one where no strategy fits or the smallest budget is sought. */
+ * the deeper one where the smallest budget is sought; from 1,000 nodes,
+ * 1000/n of them (problem.c). */
 #define RP_PEBBLE_WORK		(1L << 24)
 #define RP_PEBBLE_WORK_DEEP	(1L << 26)
 

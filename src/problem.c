@@ -11,6 +11,14 @@
 #include "strategy.h"
 #include "util.h"
 
+/* The search's work on g: from 1,000 nodes, 1000/n of `work`, so that it
+ * stays a small part of the shortest time limits on large graphs. */
+static long
+pebble_work(const struct rp_graph *g, long work)
+{
+	return g->n > 1000 ? (long)((double)work * 1000 / g->n) : work;
+}
+
 /* Fills pb for g; the smallest budget is `like`'s where given (the same
  * graph in another order), else searched. */
 static int
@@ -39,7 +47,7 @@ init(struct rp_problem *pb, const struct rp_graph *g,
 		}
 	} else {
 		pb->min_budget = rp_pebble_bound(g, pb->min_budget,
-		    RP_PEBBLE_WORK, &node);
+		    pebble_work(g, RP_PEBBLE_WORK), &node);
 		if (node != -2) {
 			pb->min_node = node;
 			pb->min_searched = 1;
@@ -79,7 +87,7 @@ rp_problem_deepen(struct rp_problem *pb)
 	int node;
 
 	pb->min_budget = rp_pebble_bound(pb->g, pb->min_budget,
-	    RP_PEBBLE_WORK_DEEP, &node);
+	    pebble_work(pb->g, RP_PEBBLE_WORK_DEEP), &node);
 	if (node != -2) {
 		pb->min_node = node;
 		pb->min_searched = 1;

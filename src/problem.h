@@ -37,8 +37,8 @@ int rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
 int rp_problem_init_like(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_problem *like, char **cause);
 
-/* Raises pb->min_budget with a deeper search (RP_PEBBLE_WORK_DEEP): where
- * no strategy fits, or the smallest budget is sought. */
+/* Raises pb->min_budget with a deeper search (RP_PEBBLE_WORK_DEEP), where
+ * the smallest budget is sought (--budget min). */
 void rp_problem_deepen(struct rp_problem *pb);
 
 /* Makes dst the problem src at another budget (bytes), without working

@@ -371,15 +371,6 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "; its cost reaches the lower bound: no frontier-advancing "
 		    "plan costs less" : "");
 	}
-	else if (pb->budget < pb->min_budget)
-		fprintf(f, "no strategy fits the budget, and no plan can: the "
-		    "budget is below the smallest possible budget, which a search "
-		    "over the order in which a plan could make the values that "
-		    "%s%s%s proves (remat-plan(1), \"SMALLEST POSSIBLE "
-		    "BUDGET\")\n", pb->min_node >= 0 ? "node '" : "the outputs "
-		    "held at the end need", pb->min_node >= 0 ?
-		    pb->g->id[pb->min_node] : "", pb->min_node >= 0 ? "' needs" :
-		    "");
 	else if (isfinite(lb) && lb > pb->baseline)
 		fprintf(f, "no strategy fits the budget; the lower bound does "
 		    "not say that a plan exists: the LP relaxation may recompute "
