@@ -56,7 +56,7 @@ fits "layered-100-3 at 70%, reorder" 1.0 "$TMP/l3.xml" 70% -s reorder -t 5
 # of those DAGs the cheapest plan of its form at 70% (1.013x; the best
 # before it 1.064x, the bound for frontier-advancing plans 1.070x), and
 # plans at 60% and 58%, where no other strategy fits (no plan fits below
-# 54%: the smallest possible budget). The same plan from run to run.
+# 53.6%: the smallest possible budget of --budget min). The same plan from run to run.
 fits "layered-100-1 at 70%, pebble" 1.02 "$TMP/l1.xml" 70% -s pebble
 fits "layered-100-1 at 60%, pebble" 3.0 "$TMP/l1.xml" 60% -s pebble
 "$RP" --graph "$TMP/l1.xml" --budget 60% -s pebble -o "$TMP/pa.xml" \
