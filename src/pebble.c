@@ -94,6 +94,27 @@ cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Fills pb->in and pb->in_off: each node's inputs, sorted, so that sets
+ * and inputs merge in one pass. */
+static void
+inputs_init(struct pebble *pb)
+{
+	const struct rp_graph *g = pb->g;
+	int v;
+
+	pb->in = rp_xcalloc((size_t)g->pred_off[g->n] + 1, sizeof *pb->in);
+	pb->in_off = rp_xcalloc((size_t)g->n + 1, sizeof *pb->in_off);
+	for (v = 0; v <= g->n; v++)
+		pb->in_off[v] = g->pred_off[v];
+	for (v = 0; v < g->n; v++) {
+		int d = g->pred_off[v + 1] - g->pred_off[v];
+		memcpy(pb->in + g->pred_off[v], g->pred + g->pred_off[v],
+		    (size_t)d * sizeof *pb->in);
+		qsort(pb->in + g->pred_off[v], (size_t)d, sizeof *pb->in,
+		    cmp_int);
+	}
+}
+
 static uint64_t
 hash_set(const int *e, int len)
 {
@@ -344,20 +365,11 @@ rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
 	pb.max_elems = PEBBLE_MAX_ELEMS;
 	pb.celems = 4096;	/* never NULL, even for empty sets only */
 	pb.elems = rp_xcalloc((size_t)pb.celems, sizeof *pb.elems);
-	pb.in = rp_xcalloc((size_t)g->pred_off[g->n] + 1, sizeof *pb.in);
-	pb.in_off = rp_xcalloc((size_t)g->n + 1, sizeof *pb.in_off);
+	inputs_init(&pb);
 	outs = rp_xcalloc((size_t)g->n, sizeof *outs);
-	for (v = 0; v < g->n; v++) {
-		int d = g->pred_off[v + 1] - g->pred_off[v];
-		pb.in_off[v] = g->pred_off[v];
-		memcpy(pb.in + g->pred_off[v], g->pred + g->pred_off[v],
-		    (size_t)d * sizeof *pb.in);
-		qsort(pb.in + g->pred_off[v], (size_t)d, sizeof *pb.in,
-		    cmp_int);
+	for (v = 0; v < g->n; v++)
 		if (g->output[v])
 			outs[nout++] = v;
-	}
-	pb.in_off[g->n] = g->pred_off[g->n];
 	/* a set never holds more than every node */
 	pb.scratch = rp_xcalloc((size_t)g->n + 1, sizeof *pb.scratch);
 
@@ -705,7 +717,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	struct psearch ps;
 	struct rp_best best;
 	size_t r;
-	int v, j, wi, k;
+	int v, j, wi, k, rc = 0;
 
 	(void)bound;
 	if (g->n > PEBBLE_MAX_NODES) {
@@ -726,21 +738,14 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	ps.pb.max_elems = PEBBLE_PLAN_ELEMS;
 	ps.pb.celems = 4096;
 	ps.pb.elems = rp_xcalloc((size_t)ps.pb.celems, sizeof *ps.pb.elems);
-	ps.pb.in = rp_xcalloc((size_t)g->pred_off[g->n] + 1, sizeof *ps.pb.in);
-	ps.pb.in_off = rp_xcalloc((size_t)g->n + 1, sizeof *ps.pb.in_off);
+	inputs_init(&ps.pb);
 	ps.pb.scratch = rp_xcalloc((size_t)g->n + 2, sizeof *ps.pb.scratch);
 	ps.words = (g->n + 63) / 64;
 	ps.anc = rp_xcalloc((size_t)g->n * ps.words, sizeof *ps.anc);
 	ps.mask = rp_xcalloc((size_t)ps.words, sizeof *ps.mask);
 	ps.sinks = rp_xcalloc((size_t)g->n, sizeof *ps.sinks);
 	for (v = 0; v < g->n; v++) {
-		int d = g->pred_off[v + 1] - g->pred_off[v];
 		uint64_t *a = ps.anc + (size_t)v * ps.words;
-		ps.pb.in_off[v] = g->pred_off[v];
-		memcpy(ps.pb.in + g->pred_off[v], g->pred + g->pred_off[v],
-		    (size_t)d * sizeof *ps.pb.in);
-		qsort(ps.pb.in + g->pred_off[v], (size_t)d, sizeof *ps.pb.in,
-		    cmp_int);
 		a[v / 64] |= 1ULL << (v % 64);
 		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
 			const uint64_t *pa = ps.anc + (size_t)g->pred[j] * ps.words;
@@ -750,7 +755,6 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		if (g->succ_off[v + 1] == g->succ_off[v] && !g->output[v])
 			ps.sinks[ps.nsink++] = v;
 	}
-	ps.pb.in_off[g->n] = g->pred_off[g->n];
 	ps.rest = rp_xcalloc((size_t)(ps.nsink + 1) * ps.words,
 	    sizeof *ps.rest);
 	for (k = 0; k < ps.nsink; k++)
@@ -783,10 +787,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			rp_plan_init(&p);
 			pbuild(&ps, goal, &p);
 			if (rp_best_offer(&best, prob, &p, n1, cause) != 0) {
-				rp_best_destroy(&best);
-				best.have = 0;
-				*note = NULL;
-				goto fail;
+				rc = -1;
+				goto out;
 			}
 			break;
 		}
@@ -798,6 +800,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		*note = rp_xasprintf("no plan found: the search ended %s",
 		    ctx->deadline > 0 && rp_now() > ctx->deadline ? "at the "
 		    "time limit" : "at its limit of work");
+out:
 	rp_best_destroy(&best);
 	free(ps.pb.in);
 	free(ps.pb.in_off);
@@ -811,21 +814,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	free(ps.rest);
 	free(ps.mask);
 	free(ps.sinks);
-	return 0;
-fail:
-	free(ps.pb.in);
-	free(ps.pb.in_off);
-	free(ps.pb.scratch);
-	free(ps.pb.elems);
-	free(ps.pb.sets);
-	free(ps.pb.table);
-	free(ps.st);
-	free(ps.heap);
-	free(ps.anc);
-	free(ps.rest);
-	free(ps.mask);
-	free(ps.sinks);
-	return -1;
+	return rc;
 }
 
 const struct rp_strategy rp_strategy_pebble = {
