@@ -1158,7 +1158,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: loaded %s (%d nodes, %d edges) in %.1f ms\n",
 		    progname, c.graph, g->n, g->m, (rp_now() - t0) * 1e3);
 	rc = EXIT_OK;
-	if (rp_problem_init(&pb, g, c.budget != NULL && !c.min ? &c.bspec :
+	/* Replaying a plan and the MILP's files never show the smallest
+	 * budget: its search is left out there. */
+	if ((c.check != NULL || c.write_mps != NULL || c.write_lp != NULL ||
+	    c.read_sol != NULL ? rp_problem_init_unsearched :
+	    rp_problem_init)(&pb, g, c.budget != NULL && !c.min ? &c.bspec :
 	    NULL, &cause) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);

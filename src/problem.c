@@ -20,11 +20,11 @@ pebble_work(const struct rp_graph *g, long work)
 }
 
 /* Fills pb for g; the smallest budget is `like`'s where given (the same
- * graph in another order), else searched. */
+ * graph in another order), else searched where `search` is set. */
 static int
 init(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_budget_spec *spec, const struct rp_problem *like,
-    char **cause)
+    int search, char **cause)
 {
 	struct rp_plan p;
 	struct rp_sim s;
@@ -45,7 +45,7 @@ init(struct rp_problem *pb, const struct rp_graph *g,
 				    like->g->id[like->min_node]) == 0)
 					pb->min_node = node;
 		}
-	} else {
+	} else if (search) {
 		pb->min_budget = rp_pebble_bound(g, pb->min_budget,
 		    pebble_work(g, RP_PEBBLE_WORK), &node);
 		if (node != -2) {
@@ -71,14 +71,21 @@ int
 rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_budget_spec *spec, char **cause)
 {
-	return init(pb, g, spec, NULL, cause);
+	return init(pb, g, spec, NULL, 1, cause);
+}
+
+int
+rp_problem_init_unsearched(struct rp_problem *pb, const struct rp_graph *g,
+    const struct rp_budget_spec *spec, char **cause)
+{
+	return init(pb, g, spec, NULL, 0, cause);
 }
 
 int
 rp_problem_init_like(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_problem *like, char **cause)
 {
-	return init(pb, g, NULL, like, cause);
+	return init(pb, g, NULL, like, 0, cause);
 }
 
 void

@@ -31,6 +31,14 @@ struct rp_problem {
 int rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_budget_spec *spec, char **cause);
 
+/* rp_problem_init without the search: pb->min_budget is the largest
+ * working set (rp_min_budget), min_searched 0. For what never shows or
+ * uses the smallest budget (replaying a plan, writing the MILP's files).
+ * Time: O(n + m). */
+int rp_problem_init_unsearched(struct rp_problem *pb,
+    const struct rp_graph *g, const struct rp_budget_spec *spec,
+    char **cause);
+
 /* rp_problem_init without a budget for g, the graph of `like` in another
  * execution order: the smallest budget, which does not depend on the
  * order, is taken from `like` rather than searched again. */

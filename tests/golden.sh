@@ -63,10 +63,9 @@ for g in graphs/*.xml; do
 	nodes=$("$RP" --graph "$g" --info -f json | sed -n 's/.*"nodes":\([0-9]*\).*/\1/p')
 	[ "${nodes:-0}" -le 80 ] && S=$S,lp-round
 	"$RP" --graph "$g" --budget 90% -s $S -o "$TMP/a.xml" >/dev/null 2>&1
-	"$RP" --graph "$g" --budget 90% -s $S -o "$TMP/b.xml" >/dev/null 2>&1
 	"$RP" --graph "$g" --budget 90% -s $S -o - >"$TMP/c.xml" 2>"$TMP/rep"
-	if [ -s "$TMP/a.xml" ] && cmp -s "$TMP/a.xml" "$TMP/b.xml" &&
-	    cmp -s "$TMP/a.xml" "$TMP/c.xml" && grep -q '^picked ' "$TMP/rep"; then
+	if [ -s "$TMP/a.xml" ] && cmp -s "$TMP/a.xml" "$TMP/c.xml" &&
+	    grep -q '^picked ' "$TMP/rep"; then
 		pass "$g: the same plan from run to run and through '-o -'"
 	else
 		fail "$g: plans differ between runs, or '-o -' misbehaves"
