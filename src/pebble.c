@@ -28,6 +28,7 @@
 
 #include "pebble.h"
 #include "polish.h"
+#include "sched.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -40,6 +41,12 @@
 #define PEBBLE_MAX_ELEMS	(1L << 22)
 #define PEBBLE_PLAN_ELEMS	(1L << 25)
 #define PEBBLE_MAX_NODES	20000
+/* The steps the beam search keeps on its trail (64 MiB). */
+#define PEBBLE_BEAM_TRAIL	(1 << 23)
+/* The beams' widths: from the first, four times as wide each time, up to
+ * the last. */
+#define PEBBLE_BEAM_FIRST	64
+#define PEBBLE_BEAM_LAST	16384
 
 struct pset {
 	long off;		/* into elems */
@@ -475,6 +482,7 @@ struct psearch {
 	uint64_t *anc;		/* ancestors of each node, itself included */
 	uint64_t *rest;		/* ancestors of sinks[0..k), k = 0..nsink */
 	uint64_t *mask;
+	double *ctab;		/* [word * 8 + byte][bits]: their nodes' cost */
 	int words;
 	int *sinks, nsink;
 	double w, incumbent;
@@ -541,11 +549,11 @@ pheur(struct psearch *ps, const int *e, int len, int k)
 	}
 	for (wi = 0; wi < ps->words; wi++) {
 		uint64_t m = ps->mask[wi];
-		while (m) {
-			h += g->cost[wi * 64 + __builtin_ctzll(m)];
-			m &= m - 1;
-		}
+		const double *t = ps->ctab + (size_t)wi * 8 * 256;
+		for (; m; m >>= 8, t += 256)
+			h += t[m & 255];
 	}
+	(void)g;
 	return h;
 }
 
@@ -709,6 +717,214 @@ pbuild(struct psearch *ps, int goal, struct rp_plan *plan)
 	free(live);
 }
 
+/* The beam search, for budgets where the A* rounds end without a plan:
+ * level by level (one step back each), the `width` sets of least g + h
+ * among the sets one step back from the level before, each at its least g.
+ * Only the current level's sets are kept; each chosen step goes on a trail
+ * (its node and the trail entry of the set it came from), from which the
+ * compute sequence is read back. Not complete (every set of a level may be
+ * a dead end where a plan exists) and not the cheapest, but its work grows
+ * with the width and the plan's length only: it finds plans on graphs
+ * where A* does not end. */
+struct bstep {
+	double f, g;
+	int set;		/* in this level's table */
+	int trail;		/* the trail entry of the set it came from */
+	int op;
+};
+
+struct bbeam {
+	int *elems;		/* the current level's sets, each after the other */
+	int nelems, celems;
+	int *len, clen;
+	double *g;
+	int cg;
+	int *trail, ctrail;	/* each set's entry on the trail */
+	int n;
+	struct bstep *next;	/* the steps found from this level */
+	int nnext, cnext;
+	double *best;		/* least g of each set of the next level */
+	int cbest;
+	int *tparent, ctparent;	/* the trail: parent entry, node */
+	int *top, ctop;
+	int ntrail;
+};
+
+static int
+bstep_cmp(const void *a, const void *b)
+{
+	const struct bstep *x = a, *y = b;
+
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	if (x->set != y->set)
+		return x->set < y->set ? -1 : 1;
+	return (x->g > y->g) - (x->g < y->g);
+}
+
+static void
+bbeam_free(struct bbeam *bm)
+{
+	free(bm->elems);
+	free(bm->len);
+	free(bm->g);
+	free(bm->trail);
+	free(bm->next);
+	free(bm->best);
+	free(bm->tparent);
+	free(bm->top);
+}
+
+/* Appends set e[0..len) at cost g, reached by the trail entry tr. */
+static void
+bbeam_keep(struct bbeam *bm, const int *e, int len, double g, int tr)
+{
+	rp_grow(&bm->elems, &bm->celems, bm->nelems + len, sizeof *bm->elems);
+	memcpy(bm->elems + bm->nelems, e, (size_t)len * sizeof *e);
+	bm->nelems += len;
+	rp_grow(&bm->len, &bm->clen, bm->n + 1, sizeof *bm->len);
+	rp_grow(&bm->g, &bm->cg, bm->n + 1, sizeof *bm->g);
+	rp_grow(&bm->trail, &bm->ctrail, bm->n + 1, sizeof *bm->trail);
+	bm->len[bm->n] = len;
+	bm->g[bm->n] = g;
+	bm->trail[bm->n] = tr;
+	bm->n++;
+}
+
+/* One beam search of the given width: 1 with the plan's compute sequence
+ * appended to seq; 0 when every set of a level was a dead end, -1 at the
+ * deadline or at the limit of the sets or the trail. *steps: the levels
+ * searched. */
+static int
+psearch_beam(struct psearch *ps, int width, double deadline,
+    struct rp_seq *seq, int *steps)
+{
+	const struct rp_problem *prob = ps->prob;
+	const struct rp_graph *g = prob->g;
+	struct pebble *pb = &ps->pb;
+	struct bbeam bm;
+	int64_t need = g->fixed_mem;
+	int v, m = 1, rc = 0;
+
+	memset(&bm, 0, sizeof bm);
+	pb->scratch[0] = 0;
+	for (v = 0; v < g->n; v++)
+		if (g->output[v]) {
+			pb->scratch[m++] = v;
+			need = sadd(need, g->mem[v]);
+		}
+	*steps = 0;
+	if (need > prob->budget)
+		return 0;
+	bbeam_keep(&bm, pb->scratch, m, 0, -1);
+	rc = -1;
+	while (bm.n > 0) {
+		int c, j, off = 0, nlev;
+
+		++*steps;
+		pb->nsets = 0;
+		pb->nelems = 0;
+		if (++pb->gen == 0) {
+			memset(pb->table, 0, pb->tsize * sizeof *pb->table);
+			pb->gen = 1;
+		}
+		bm.nnext = 0;
+		for (c = 0; c < bm.n; off += bm.len[c], c++) {
+			const int *se = bm.elems + off, *e = se + 1;
+			int len = bm.len[c], k = se[0], i, n = len - 1;
+			int64_t smem = 0;
+
+			if (len == 1 && k == ps->nsink) {
+				/* the start: the trail, read back, is the plan's
+				 * compute sequence */
+				int t;
+				for (t = bm.trail[c]; t >= 0; t = bm.tparent[t])
+					rp_seq_push(seq, bm.top[t]);
+				rc = 1;
+				goto out;
+			}
+			if (deadline > 0 && rp_now() > deadline)
+				goto out;
+			for (i = 0; i < n; i++)
+				smem = sadd(smem, g->mem[e[i]]);
+			for (i = 0; i <= n; i++) {
+				int node, a = 0, b, bend, out = 1, sink = i == n;
+				int s, isnew;
+				int64_t umem = smem, step;
+				double gg;
+
+				if (sink && k >= ps->nsink)
+					break;
+				node = sink ? ps->sinks[ps->nsink - 1 - k] : e[i];
+				b = pb->in_off[node];
+				bend = pb->in_off[node + 1];
+				while (a < n || b < bend) {
+					int x;
+					if (b >= bend || (a < n && e[a] < pb->in[b]))
+						x = e[a++];
+					else if (a >= n || pb->in[b] < e[a]) {
+						x = pb->in[b++];
+						umem = sadd(umem, g->mem[x]);
+					} else {
+						x = e[a++];
+						b++;
+					}
+					if (x != node)
+						pb->scratch[out++] = x;
+				}
+				step = sadd(sadd(sadd(g->fixed_mem, umem),
+				    g->workspace[node]), sink ? g->mem[node] : 0);
+				if (step > prob->budget)
+					continue;
+				pb->scratch[0] = sink ? k + 1 : k;
+				if ((s = find_set(pb, pb->scratch, out, &isnew)) < 0)
+					goto out;
+				gg = bm.g[c] + g->cost[node];
+				rp_grow(&bm.best, &bm.cbest, s + 1, sizeof *bm.best);
+				if (isnew)
+					bm.best[s] = INFINITY;
+				if (gg >= bm.best[s])
+					continue;
+				bm.best[s] = gg;
+				rp_grow(&bm.next, &bm.cnext, bm.nnext + 1,
+				    sizeof *bm.next);
+				bm.next[bm.nnext].g = gg;
+				bm.next[bm.nnext].f = gg + ps->w * pheur(ps,
+				    pb->scratch + 1, out - 1, pb->scratch[0]);
+				bm.next[bm.nnext].set = s;
+				bm.next[bm.nnext].trail = bm.trail[c];
+				bm.next[bm.nnext].op = node;
+				bm.nnext++;
+			}
+		}
+		if (bm.nnext == 0)
+			rc = 0;
+		qsort(bm.next, (size_t)bm.nnext, sizeof *bm.next, bstep_cmp);
+		/* the next level: the best `width` sets, each at its least g */
+		bm.n = 0;
+		bm.nelems = 0;
+		for (j = nlev = 0; j < bm.nnext && nlev < width; j++) {
+			const struct bstep *st = &bm.next[j];
+			if (st->g != bm.best[st->set])
+				continue;
+			bm.best[st->set] = -INFINITY;	/* taken */
+			if (bm.ntrail >= PEBBLE_BEAM_TRAIL)
+				goto out;
+			rp_grow(&bm.tparent, &bm.ctparent, bm.ntrail + 1,
+			    sizeof *bm.tparent);
+			rp_grow(&bm.top, &bm.ctop, bm.ntrail + 1, sizeof *bm.top);
+			bm.tparent[bm.ntrail] = st->trail;
+			bm.top[bm.ntrail] = st->op;
+			bbeam_keep(&bm, pb->elems + pb->sets[st->set].off,
+			    pb->sets[st->set].len, st->g, bm.ntrail++);
+			nlev++;
+		}
+	}
+out:
+	bbeam_free(&bm);
+	return rc;
+}
+
 static int
 pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
@@ -717,7 +933,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	struct psearch ps;
 	struct rp_best best;
 	size_t r;
-	int v, j, wi, k, rc = 0;
+	int v, j, wi, k, rc = 0, exact = 0, astar_timed_out = 0;
+	int beam_last = 0, beam_found = 0;
 
 	(void)bound;
 	if (g->n > PEBBLE_MAX_NODES) {
@@ -743,6 +960,15 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	ps.words = (g->n + 63) / 64;
 	ps.anc = rp_xcalloc((size_t)g->n * ps.words, sizeof *ps.anc);
 	ps.mask = rp_xcalloc((size_t)ps.words, sizeof *ps.mask);
+	/* each byte of a mask, looked up: the cost of its nodes */
+	ps.ctab = rp_xcalloc((size_t)ps.words * 8 * 256, sizeof *ps.ctab);
+	for (j = 0; j < ps.words * 8; j++) {
+		double *t = ps.ctab + (size_t)j * 256;
+		for (k = 1; k < 256; k++) {
+			v = j * 8 + __builtin_ctz((unsigned)k);
+			t[k] = t[k & (k - 1)] + (v < g->n ? g->cost[v] : 0);
+		}
+	}
 	ps.sinks = rp_xcalloc((size_t)g->n, sizeof *ps.sinks);
 	for (v = 0; v < g->n; v++) {
 		uint64_t *a = ps.anc + (size_t)v * ps.words;
@@ -784,6 +1010,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			    "over the values held at once, the searches of lower "
 			    "weight having found none: within %gx of the "
 			    "cheapest plan of its form", ps.w, ps.w);
+			exact = ps.w == 1;
 			rp_plan_init(&p);
 			pbuild(&ps, goal, &p);
 			if (rp_best_offer(&best, prob, &p, n1, cause) != 0) {
@@ -793,13 +1020,63 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			break;
 		}
 	}
+	astar_timed_out = ctx->deadline > 0 && rp_now() > ctx->deadline;
+	/* Where the unweighted search did not end with a plan: beams of
+	 * growing width, in half of the time left. */
+	if (!exact) {
+		double bd = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
+		    rp_now()) / 2 : 0;
+		int width, steps, found;
+		ps.w = 1;
+		for (width = PEBBLE_BEAM_FIRST; width <= PEBBLE_BEAM_LAST;
+		    width *= 4) {
+			struct rp_seq q;
+			memset(&q, 0, sizeof q);
+			if (bd > 0 && rp_now() > bd)
+				break;
+			found = psearch_beam(&ps, width, bd, &q, &steps);
+			beam_last = width;
+			beam_found = found;
+			if (found == 1) {
+				struct rp_plan p;
+				rp_plan_init(&p);
+				rp_plan_from_seq(g, q.node, q.len, &p);
+				rp_seq_destroy(&q);
+				rp_log(ctx, 2, "pebble: beam of %d: a plan of %d "
+				    "computations", width, steps - 1);
+				if (rp_best_offer(&best, prob, &p, rp_xasprintf(
+				    "a beam search over the values held at once "
+				    "(the %d sets of least cost so far and to come "
+				    "at each step back), A* having found no plan "
+				    "or only a weighted one", width), cause) != 0) {
+					rc = -1;
+					goto out;
+				}
+			} else {
+				rp_seq_destroy(&q);
+				rp_log(ctx, 2, "pebble: beam of %d: %s after %d "
+				    "steps", width, found == 0 ? "every set a dead "
+				    "end" : "stopped", steps);
+			}
+		}
+	}
 	if (best.have) {
 		rp_best_take(&best, plan, note);
 		*note = rp_polish(prob, plan, ctx->deadline, *note);
-	} else
+	} else if (beam_last == 0)
 		*note = rp_xasprintf("no plan found: the search ended %s",
-		    ctx->deadline > 0 && rp_now() > ctx->deadline ? "at the "
-		    "time limit" : "at its limit of work");
+		    astar_timed_out ? "at the time limit" : "at its limit of "
+		    "work");
+	else if (beam_found == 0)
+		*note = rp_xasprintf("no plan found: A* ended %s, and beam "
+		    "searches of %d to %d sets met only dead ends",
+		    astar_timed_out ? "at the time limit" : "at its limit of "
+		    "work", PEBBLE_BEAM_FIRST, beam_last);
+	else
+		*note = rp_xasprintf("no plan found: A* ended %s, and the beam "
+		    "search of %d sets was stopped at half of the time left or "
+		    "at its limit of sets", astar_timed_out ? "at the time "
+		    "limit" : "at its limit of work", beam_last);
 out:
 	rp_best_destroy(&best);
 	free(ps.pb.in);
@@ -813,6 +1090,7 @@ out:
 	free(ps.anc);
 	free(ps.rest);
 	free(ps.mask);
+	free(ps.ctab);
 	free(ps.sinks);
 	return rc;
 }
