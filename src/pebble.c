@@ -536,7 +536,6 @@ ppop(struct psearch *ps)
 static double
 pheur(struct psearch *ps, const int *e, int len, int k)
 {
-	const struct rp_graph *g = ps->pb.g;
 	const uint64_t *r = ps->rest + (size_t)(ps->nsink - k) * ps->words;
 	double h = 0;
 	int i, wi;
@@ -553,7 +552,6 @@ pheur(struct psearch *ps, const int *e, int len, int k)
 		for (; m; m >>= 8, t += 256)
 			h += t[m & 255];
 	}
-	(void)g;
 	return h;
 }
 
@@ -1067,16 +1065,13 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		*note = rp_xasprintf("no plan found: the search ended %s",
 		    astar_timed_out ? "at the time limit" : "at its limit of "
 		    "work");
-	else if (beam_found == 0)
-		*note = rp_xasprintf("no plan found: A* ended %s, and beam "
-		    "searches of %d to %d sets met only dead ends",
-		    astar_timed_out ? "at the time limit" : "at its limit of "
-		    "work", PEBBLE_BEAM_FIRST, beam_last);
 	else
-		*note = rp_xasprintf("no plan found: A* ended %s, and the beam "
-		    "search of %d sets was stopped at half of the time left or "
-		    "at its limit of sets", astar_timed_out ? "at the time "
-		    "limit" : "at its limit of work", beam_last);
+		*note = rp_xasprintf("no plan found: A* ended %s, and beam "
+		    "searches of %d to %d sets found none (the widest %s)",
+		    astar_timed_out ? "at the time limit" : "at its limit of "
+		    "work", PEBBLE_BEAM_FIRST, beam_last, beam_found == 0 ?
+		    "met only dead ends" : "stopped at half of the time left "
+		    "or at its limit of sets");
 out:
 	rp_best_destroy(&best);
 	free(ps.pb.in);
