@@ -555,6 +555,48 @@ pheur(struct psearch *ps, const int *e, int len, int k)
 	return h;
 }
 
+/* One step back from the set e[0..n) (smem: the memory of its values)
+ * with k sinks done: undoing e[i], the value made last, or for i == n the
+ * latest sink still to come. Writes the set before the step to
+ * pb->scratch (scratch[0]: the sinks done then) and its length to *len,
+ * the step's node to *node, and returns the memory during the step; -1
+ * where there is no such step (every sink done). */
+static int64_t
+pstep(struct psearch *ps, const int *e, int n, int64_t smem, int k, int i,
+    int *node, int *len)
+{
+	const struct rp_graph *g = ps->pb.g;
+	struct pebble *pb = &ps->pb;
+	int a = 0, b, bend, out = 1, sink = i == n, v;
+	int64_t umem = smem;
+
+	if (sink && k >= ps->nsink)
+		return -1;
+	v = sink ? ps->sinks[ps->nsink - 1 - k] : e[i];
+	b = pb->in_off[v];
+	bend = pb->in_off[v + 1];
+	pb->work += n + (bend - b);
+	while (a < n || b < bend) {
+		int x;
+		if (b >= bend || (a < n && e[a] < pb->in[b]))
+			x = e[a++];
+		else if (a >= n || pb->in[b] < e[a]) {
+			x = pb->in[b++];
+			umem = sadd(umem, g->mem[x]);
+		} else {
+			x = e[a++];
+			b++;
+		}
+		if (x != v)
+			pb->scratch[out++] = x;
+	}
+	pb->scratch[0] = sink ? k + 1 : k;
+	*node = v;
+	*len = out;
+	return sadd(sadd(sadd(g->fixed_mem, umem), g->workspace[v]),
+	    sink ? g->mem[v] : 0);
+}
+
 /* Offers the state e[0..len) (e[0]: sinks done) reached from parent by
  * op at cost g. Returns -1 when the sets would pass their limit. */
 static int
@@ -640,39 +682,16 @@ psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
 		gs = ps->st[s].g;
 		for (i = 1; i < len; i++)
 			smem = sadd(smem, g->mem[pb->elems[pb->sets[s].off + i]]);
-		/* undo the value made last (i >= 1), or the latest sink to come
-		 * (i == len) */
-		for (i = 1; i <= len; i++) {
-			const int *e = pb->elems + pb->sets[s].off + 1;
-			int n = len - 1, node, a = 0, b, bend, out = 1, sink;
-			int64_t umem = smem, step;
+		/* undo the value made last, or the latest sink to come */
+		for (i = 0; i < len; i++) {
+			int node, out;
+			int64_t step = pstep(ps, pb->elems + pb->sets[s].off + 1,
+			    len - 1, smem, k, i, &node, &out);
 
-			sink = i == len;
-			if (sink && k >= ps->nsink)
+			if (step < 0)
 				break;
-			node = sink ? ps->sinks[ps->nsink - 1 - k] : e[i - 1];
-			b = pb->in_off[node];
-			bend = pb->in_off[node + 1];
-			while (a < n || b < bend) {
-				int x;
-				if (b >= bend || (a < n && e[a] < pb->in[b]))
-					x = e[a++];
-				else if (a >= n || pb->in[b] < e[a]) {
-					x = pb->in[b++];
-					umem = sadd(umem, g->mem[x]);
-				} else {
-					x = e[a++];
-					b++;
-				}
-				if (x != node)
-					pb->scratch[out++] = x;
-			}
-			step = sadd(sadd(sadd(g->fixed_mem, umem),
-			    g->workspace[node]), sink ? g->mem[node] : 0);
-			pb->work += n + (bend - pb->in_off[node]);
 			if (step > prob->budget)
 				continue;
-			pb->scratch[0] = sink ? k + 1 : k;
 			if (poffer(ps, pb->scratch, out, gs + g->cost[node], s,
 			    node) != 0)
 				return 0;
@@ -846,35 +865,15 @@ psearch_beam(struct psearch *ps, int width, double deadline,
 			for (i = 0; i < n; i++)
 				smem = sadd(smem, g->mem[e[i]]);
 			for (i = 0; i <= n; i++) {
-				int node, a = 0, b, bend, out = 1, sink = i == n;
-				int s, isnew;
-				int64_t umem = smem, step;
+				int node, out, s, isnew;
+				int64_t step = pstep(ps, e, n, smem, k, i, &node,
+				    &out);
 				double gg;
 
-				if (sink && k >= ps->nsink)
+				if (step < 0)
 					break;
-				node = sink ? ps->sinks[ps->nsink - 1 - k] : e[i];
-				b = pb->in_off[node];
-				bend = pb->in_off[node + 1];
-				while (a < n || b < bend) {
-					int x;
-					if (b >= bend || (a < n && e[a] < pb->in[b]))
-						x = e[a++];
-					else if (a >= n || pb->in[b] < e[a]) {
-						x = pb->in[b++];
-						umem = sadd(umem, g->mem[x]);
-					} else {
-						x = e[a++];
-						b++;
-					}
-					if (x != node)
-						pb->scratch[out++] = x;
-				}
-				step = sadd(sadd(sadd(g->fixed_mem, umem),
-				    g->workspace[node]), sink ? g->mem[node] : 0);
 				if (step > prob->budget)
 					continue;
-				pb->scratch[0] = sink ? k + 1 : k;
 				if ((s = find_set(pb, pb->scratch, out, &isnew)) < 0)
 					goto out;
 				gg = bm.g[c] + g->cost[node];
