@@ -485,7 +485,14 @@ struct psearch {
 	double *ctab;		/* [word * 8 + byte][bits]: their nodes' cost */
 	int words;
 	int *sinks, nsink;
+	int *sinkpos;		/* each node's place among the sinks, -1 */
 	double w, incumbent;
+	/* A search between two states of a plan (its window, below) rather
+	 * than over the whole plan: */
+	int goal_k;		/* sinks done at the goal: nsink for a whole plan */
+	const char *goal_in;	/* the values held at the window's start */
+	unsigned *wmark, wgen;	/* the heuristic's walk in a window */
+	int *wstack;
 };
 
 static int
@@ -531,14 +538,61 @@ ppop(struct psearch *ps)
 	return top;
 }
 
+/* In a window: the cost of what must be made within it, every node from
+ * which a path that passes through nothing its start holds leads to a
+ * value held and not held at the start, or to a sink still to come. */
+static double
+pheur_window(struct psearch *ps, const int *e, int len, int k)
+{
+	const struct rp_graph *g = ps->prob->g;
+	const char *held = ps->goal_in;
+	unsigned gen;
+	double h = 0;
+	int i, sp = 0;
+
+	if (++ps->wgen == 0) {
+		memset(ps->wmark, 0, (size_t)g->n * sizeof *ps->wmark);
+		ps->wgen = 1;
+	}
+	gen = ps->wgen;
+	for (i = 0; i < len; i++)
+		if (!held[e[i]] && ps->wmark[e[i]] != gen) {
+			ps->wmark[e[i]] = gen;
+			ps->wstack[sp++] = e[i];
+		}
+	for (i = k; i < ps->goal_k; i++) {
+		int v = ps->sinks[ps->nsink - 1 - i];
+		if (ps->wmark[v] != gen) {
+			ps->wmark[v] = gen;
+			ps->wstack[sp++] = v;
+		}
+	}
+	while (sp > 0) {
+		int u = ps->wstack[--sp], j;
+		h += g->cost[u];
+		ps->pb.work += g->pred_off[u + 1] - g->pred_off[u];
+		for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
+			int p = g->pred[j];
+			if (!held[p] && ps->wmark[p] != gen) {
+				ps->wmark[p] = gen;
+				ps->wstack[sp++] = p;
+			}
+		}
+	}
+	return h;
+}
+
 /* The cost of every ancestor of e[0..len) and of the sinks still to come
- * when k are done. */
+ * when k are done (in a window, pheur_window). */
 static double
 pheur(struct psearch *ps, const int *e, int len, int k)
 {
 	const uint64_t *r = ps->rest + (size_t)(ps->nsink - k) * ps->words;
 	double h = 0;
 	int i, wi;
+
+	if (ps->goal_in != NULL)
+		return pheur_window(ps, e, len, k);
 
 	memcpy(ps->mask, r, (size_t)ps->words * sizeof *ps->mask);
 	for (i = 0; i < len; i++) {
@@ -560,7 +614,7 @@ pheur(struct psearch *ps, const int *e, int len, int k)
  * latest sink still to come. Writes the set before the step to
  * pb->scratch (scratch[0]: the sinks done then) and its length to *len,
  * the step's node to *node, and returns the memory during the step; -1
- * where there is no such step (every sink done). */
+ * where there is no such step (every sink of the search done). */
 static int64_t
 pstep(struct psearch *ps, const int *e, int n, int64_t smem, int k, int i,
     int *node, int *len)
@@ -570,7 +624,7 @@ pstep(struct psearch *ps, const int *e, int n, int64_t smem, int k, int i,
 	int a = 0, b, bend, out = 1, sink = i == n, v;
 	int64_t umem = smem;
 
-	if (sink && k >= ps->nsink)
+	if (sink && k >= ps->goal_k)
 		return -1;
 	v = sink ? ps->sinks[ps->nsink - 1 - k] : e[i];
 	b = pb->in_off[v];
@@ -631,18 +685,40 @@ poffer(struct psearch *ps, const int *e, int len, double g, int parent,
 	return 0;
 }
 
-/* One search at ps->w: 1 with *goal set when it reached the start of a
- * plan, 0 when it ended without (every path tried, the expansions or the
- * sets at their limit, or the deadline). */
+/* Whether state s is the search's goal: every sink of the search done,
+ * and nothing held that the goal does not hold (the empty set for a whole
+ * plan, in a window a part of what its start holds). */
 static int
-psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
+pgoal(const struct psearch *ps, int s)
+{
+	const struct pebble *pb = &ps->pb;
+	const int *e = pb->elems + pb->sets[s].off;
+	int i;
+
+	if (e[0] != ps->goal_k)
+		return 0;
+	if (ps->goal_in == NULL)
+		return pb->sets[s].len == 1;
+	for (i = 1; i < pb->sets[s].len; i++)
+		if (!ps->goal_in[e[i]])
+			return 0;
+	return 1;
+}
+
+/* One search at ps->w from the state start[0..len) (start[0]: the sinks
+ * done) back to the goal: 1 with *goal set when it reached it, 0 when it
+ * ended without (every path tried, the expansions or the sets at their
+ * limit, or the deadline). */
+static int
+psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
+    double deadline, int *goal)
 {
 	const struct rp_problem *prob = ps->prob;
 	const struct rp_graph *g = prob->g;
 	struct pebble *pb = &ps->pb;
 	int64_t need = g->fixed_mem;
 	long exp = 0;
-	int v, m = 1;
+	int i;
 
 	pb->nsets = 0;
 	pb->nelems = 0;
@@ -651,33 +727,28 @@ psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
 		memset(pb->table, 0, pb->tsize * sizeof *pb->table);
 		pb->gen = 1;
 	}
-	/* the end: the outputs held, no sink done */
-	pb->scratch[0] = 0;
-	for (v = 0; v < g->n; v++)
-		if (g->output[v]) {
-			pb->scratch[m++] = v;
-			need = sadd(need, g->mem[v]);
-		}
-	if (need > prob->budget || poffer(ps, pb->scratch, m, 0, -1, -1) != 0)
+	for (i = 1; i < len; i++)
+		need = sadd(need, g->mem[start[i]]);
+	if (need > prob->budget || poffer(ps, start, len, 0, -1, -1) != 0)
 		return 0;
 	while (ps->nheap > 0) {
 		struct pentry top = ppop(ps);
-		int s = top.state, len, k, i;
+		int s = top.state, k;
 		int64_t smem = 0;
 		double gs;
 
 		if (top.g > ps->st[s].g || ps->st[s].closed)
 			continue;
 		ps->st[s].closed = 1;
-		len = pb->sets[s].len;
-		k = pb->elems[pb->sets[s].off];
-		if (len == 1 && k == ps->nsink) {
+		if (pgoal(ps, s)) {
 			*goal = s;
 			return 1;
 		}
+		len = pb->sets[s].len;
+		k = pb->elems[pb->sets[s].off];
 		if (++exp > max_exp)
 			return 0;
-		if ((exp & 15) == 0 && deadline > 0 && rp_now() > deadline)
+		if (deadline > 0 && rp_now() > deadline)
 			return 0;
 		gs = ps->st[s].g;
 		for (i = 1; i < len; i++)
@@ -698,6 +769,35 @@ psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
 		}
 	}
 	return 0;
+}
+
+/* The end of every plan: the outputs held, no sink done, into scratch;
+ * returns its length. */
+static int
+pend(struct psearch *ps)
+{
+	const struct rp_graph *g = ps->prob->g;
+	int v, m = 1;
+
+	ps->pb.scratch[0] = 0;
+	for (v = 0; v < g->n; v++)
+		if (g->output[v])
+			ps->pb.scratch[m++] = v;
+	return m;
+}
+
+/* One search of a whole plan at ps->w (as psearch_from). */
+static int
+psearch_run(struct psearch *ps, long max_exp, double deadline, int *goal)
+{
+	int m = pend(ps);
+	int *start = rp_xmalloc((size_t)m * sizeof *start);
+	int rc;
+
+	memcpy(start, ps->pb.scratch, (size_t)m * sizeof *start);
+	rc = psearch_from(ps, start, m, max_exp, deadline, goal);
+	free(start);
+	return rc;
 }
 
 /* Writes the plan of the path from goal (the start) to the end: each step
@@ -821,15 +921,11 @@ psearch_beam(struct psearch *ps, int width, double deadline,
 	struct pebble *pb = &ps->pb;
 	struct bbeam bm;
 	int64_t need = g->fixed_mem;
-	int v, m = 1, rc = 0;
+	int v, m = pend(ps), rc = 0;
 
 	memset(&bm, 0, sizeof bm);
-	pb->scratch[0] = 0;
-	for (v = 0; v < g->n; v++)
-		if (g->output[v]) {
-			pb->scratch[m++] = v;
-			need = sadd(need, g->mem[v]);
-		}
+	for (v = 1; v < m; v++)
+		need = sadd(need, g->mem[pb->scratch[v]]);
 	*steps = 0;
 	if (need > prob->budget)
 		return 0;
@@ -922,6 +1018,258 @@ out:
 	return rc;
 }
 
+/* ---- windows: a plan's steps searched again, a few at a time ---- */
+
+/* A plan, any plan with the sinks in execution order, is a path of these
+ * states: going back over its compute sequence from the end, each step
+ * either undoes what the state holds (or the sink due next), or makes a
+ * value nothing after it reads, which is dropped. A window of its steps
+ * runs from the state before them to the state after; the A* above, run
+ * from the window's last state back to any state that holds no more than
+ * its first (sinks the same), with the cost of the window's steps as the
+ * incumbent, finds a cheaper way through it when there is one within its
+ * work: everything before the window then holds what it held, or less
+ * (and drops what is no longer read), everything after it is unchanged,
+ * so the plan still fits. Windows of 8 steps and up, each size swept over
+ * the plan until no window gains, then doubled: a local search whose
+ * steps are exact searches (large-neighbourhood search). */
+
+/* Expansions for the search of a window, for each of its steps: from the
+ * first, each sweep over the window sizes with four times as many, up to
+ * the last; and at most PEBBLE_WINDOW_MAX in all. The window sizes. */
+#define PEBBLE_WINDOW_EXP	1000
+#define PEBBLE_WINDOW_EXP_LAST	16000
+#define PEBBLE_WINDOW_MAX	(1L << 18)
+#define PEBBLE_WINDOW_FIRST	8
+#define PEBBLE_WINDOW_LAST	512
+
+struct pchain {
+	int *seq;		/* the steps kept, in order */
+	int T, cseq;
+	int *elems;		/* the states, from the end back: [k, values] */
+	long nelems, celems;
+	long *off;		/* state j = before step T - j; T + 1 of them */
+	int *len, coff, clen;
+	double *cost;		/* of each step */
+	int ccost;
+};
+
+static void
+pchain_free(struct pchain *c)
+{
+	free(c->seq);
+	free(c->elems);
+	free(c->off);
+	free(c->len);
+	free(c->cost);
+}
+
+/* The state before forward step t (t = T: the end). */
+static const int *
+pchain_state(const struct pchain *c, int t, int *len)
+{
+	*len = c->len[c->T - t];
+	return c->elems + c->off[c->T - t];
+}
+
+static void
+pchain_keep(struct pchain *c, int j, const int *e, int len)
+{
+	if (c->nelems + len > c->celems) {
+		long cap = c->celems ? c->celems : 4096;
+		while (cap < c->nelems + len)
+			cap *= 2;
+		c->elems = rp_xreallocarray(c->elems, (size_t)cap,
+		    sizeof *c->elems);
+		c->celems = cap;
+	}
+	memcpy(c->elems + c->nelems, e, (size_t)len * sizeof *e);
+	rp_grow(&c->off, &c->coff, j + 1, sizeof *c->off);
+	rp_grow(&c->len, &c->clen, j + 1, sizeof *c->len);
+	c->off[j] = c->nelems;
+	c->len[j] = len;
+	c->nelems += len;
+}
+
+/* The states of the compute sequence q[0..len) into c, dropping the
+ * steps whose value nothing after reads. 0 when every step fits the
+ * budget and the path reaches the start; -1 when it does not (a sink out
+ * of execution order, a step over the budget, or past PEBBLE_MAX_ELEMS). */
+static int
+pchain_build(struct psearch *ps, const int *q, int qlen, struct pchain *c)
+{
+	const struct rp_graph *g = ps->prob->g;
+	struct pebble *pb = &ps->pb;
+	int t, j = 0, m = pend(ps), i, n;
+	int64_t smem;
+
+	c->nelems = 0;
+	c->T = 0;
+	pchain_keep(c, j++, pb->scratch, m);
+	for (t = qlen - 1; t >= 0; t--) {
+		const int *e = c->elems + c->off[j - 1];
+		int v = q[t], k = e[0], node, out, sp = ps->sinkpos[v];
+		int64_t step;
+
+		n = c->len[j - 1] - 1;
+		if (sp >= 0) {
+			if (sp > ps->nsink - 1 - k)
+				continue;	/* done after: made again */
+			if (sp < ps->nsink - 1 - k)
+				return -1;	/* out of order */
+			i = n;
+		} else {
+			const int *f = bsearch(&v, e + 1, (size_t)n, sizeof *e,
+			    cmp_int);
+			if (f == NULL)
+				continue;	/* nothing after reads it */
+			i = (int)(f - (e + 1));
+		}
+		for (smem = 0, m = 1; m <= n; m++)
+			smem = sadd(smem, g->mem[e[m]]);
+		step = pstep(ps, e + 1, n, smem, k, i, &node, &out);
+		if (step < 0 || step > ps->prob->budget ||
+		    c->nelems + out > PEBBLE_MAX_ELEMS)
+			return -1;
+		pchain_keep(c, j++, pb->scratch, out);
+		rp_grow(&c->seq, &c->cseq, c->T + 1, sizeof *c->seq);
+		c->seq[c->T++] = v;
+	}
+	if (c->len[j - 1] != 1 || c->elems[c->off[j - 1]] != ps->nsink)
+		return -1;
+	/* the steps were kept from the end back */
+	for (t = 0; t < c->T / 2; t++) {
+		int x = c->seq[t];
+		c->seq[t] = c->seq[c->T - 1 - t];
+		c->seq[c->T - 1 - t] = x;
+	}
+	rp_grow(&c->cost, &c->ccost, c->T + 1, sizeof *c->cost);
+	for (t = 0; t < c->T; t++)
+		c->cost[t] = g->cost[c->seq[t]];
+	return 0;
+}
+
+/* A cheaper way through steps [a, b) of c, found by A*: its steps go to
+ * out (emptied first); 1 when found, 0 when not. */
+static int
+pwindow(struct psearch *ps, const struct pchain *c, int a, int b,
+    char *held, struct rp_seq *out, long max_exp, double deadline)
+{
+	const int *sa, *sb;
+	int la, lb, i, goal = -1, found;
+	double was = 0;
+
+	sa = pchain_state(c, a, &la);
+	sb = pchain_state(c, b, &lb);
+	for (i = a; i < b; i++)
+		was += c->cost[i];
+	for (i = 1; i < la; i++)
+		held[sa[i]] = 1;
+	ps->goal_k = sa[0];
+	ps->goal_in = held;
+	ps->w = 1;
+	ps->incumbent = was - 1e-9 * was;
+	found = psearch_from(ps, sb, lb, max_exp, deadline, &goal);
+	out->len = 0;
+	if (found) {
+		int s;
+		for (s = goal; ps->st[s].parent >= 0; s = ps->st[s].parent)
+			rp_seq_push(out, ps->st[s].op);
+	}
+	for (i = 1; i < la; i++)
+		held[sa[i]] = 0;
+	ps->goal_in = NULL;
+	ps->goal_k = ps->nsink;
+	return found;
+}
+
+/* Improves the compute sequence q, window by window, until the deadline or
+ * until no window up to PEBBLE_WINDOW_LAST steps gains. Returns the
+ * windows that did; -1 where q is not a path of the states (q unchanged). */
+static int
+plns(struct psearch *ps, struct rp_seq *q, double deadline)
+{
+	const struct rp_graph *g = ps->prob->g;
+	struct pchain c;
+	struct rp_seq w, nq;
+	char *held = rp_xcalloc((size_t)g->n, 1);
+	int W, a, gains = 0;
+	long effort;
+
+	memset(&c, 0, sizeof c);
+	memset(&w, 0, sizeof w);
+	memset(&nq, 0, sizeof nq);
+	ps->wmark = rp_xcalloc((size_t)g->n, sizeof *ps->wmark);
+	ps->wstack = rp_xcalloc((size_t)g->n, sizeof *ps->wstack);
+	/* the sinks in the plan's order (of their last computations) */
+	for (a = 0; a < ps->nsink; a++)
+		ps->sinkpos[ps->sinks[a]] = -2;
+	for (a = q->len - 1, W = ps->nsink; a >= 0; a--)
+		if (ps->sinkpos[q->node[a]] == -2)
+			ps->sinkpos[q->node[a]] = --W;
+	if (W != 0) {
+		gains = -1;	/* a sink never made: not a plan */
+		goto out;
+	}
+	for (a = 0; a < g->n; a++)
+		if (ps->sinkpos[a] >= 0)
+			ps->sinks[ps->sinkpos[a]] = a;
+	if (pchain_build(ps, q->node, q->len, &c) != 0) {
+		gains = -1;
+		goto out;
+	}
+	for (effort = PEBBLE_WINDOW_EXP; effort <= PEBBLE_WINDOW_EXP_LAST;
+	    effort *= 4)
+		for (W = PEBBLE_WINDOW_FIRST; W <= PEBBLE_WINDOW_LAST &&
+		    2 * W <= c.T; ) {
+			int pass_gain = 0;
+			for (a = 0; a < c.T; a += W / 2) {
+				int b = a + W < c.T ? a + W : c.T, i;
+				if (deadline > 0 && rp_now() > deadline)
+					goto out;
+				long most = (long)(b - a) * effort;
+				if (!pwindow(ps, &c, a, b, held, &w, most <
+				    PEBBLE_WINDOW_MAX ? most : PEBBLE_WINDOW_MAX,
+				    deadline))
+					continue;
+				nq.len = 0;
+				for (i = 0; i < a; i++)
+					rp_seq_push(&nq, c.seq[i]);
+				for (i = 0; i < w.len; i++)
+					rp_seq_push(&nq, w.node[i]);
+				for (i = b; i < c.T; i++)
+					rp_seq_push(&nq, c.seq[i]);
+				/* a path of the states by construction; were
+				 * it not, the last sequence that was stays */
+				if (pchain_build(ps, nq.node, nq.len, &c) != 0)
+					goto out;
+				q->len = 0;
+				for (i = 0; i < c.T; i++)
+					rp_seq_push(q, c.seq[i]);
+				pass_gain++;
+				gains++;
+			}
+			if (!pass_gain)
+				W *= 2;
+		}
+out:
+	/* the sinks back in execution order */
+	for (a = 0, W = 0; a < g->n; a++)
+		if (ps->sinkpos[a] != -1) {
+			ps->sinkpos[a] = W;
+			ps->sinks[W++] = a;
+		}
+	pchain_free(&c);
+	rp_seq_destroy(&w);
+	rp_seq_destroy(&nq);
+	free(held);
+	free(ps->wmark);
+	free(ps->wstack);
+	ps->wmark = NULL;
+	ps->wstack = NULL;
+	return gains;
+}
+
 static int
 pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
@@ -931,7 +1279,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	struct rp_best best;
 	size_t r;
 	int v, j, wi, k, rc = 0, exact = 0, astar_timed_out = 0;
-	int beam_last = 0, beam_found = 0;
+	int beam_last = 0, beam_found = 0, others_fit = 0;
 
 	(void)bound;
 	if (g->n > PEBBLE_MAX_NODES) {
@@ -967,6 +1315,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		}
 	}
 	ps.sinks = rp_xcalloc((size_t)g->n, sizeof *ps.sinks);
+	ps.sinkpos = rp_xcalloc((size_t)g->n, sizeof *ps.sinkpos);
 	for (v = 0; v < g->n; v++) {
 		uint64_t *a = ps.anc + (size_t)v * ps.words;
 		a[v / 64] |= 1ULL << (v % 64);
@@ -975,9 +1324,13 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			for (wi = 0; wi < ps.words; wi++)
 				a[wi] |= pa[wi];
 		}
-		if (g->succ_off[v + 1] == g->succ_off[v] && !g->output[v])
+		ps.sinkpos[v] = -1;
+		if (g->succ_off[v + 1] == g->succ_off[v] && !g->output[v]) {
+			ps.sinkpos[v] = ps.nsink;
 			ps.sinks[ps.nsink++] = v;
+		}
 	}
+	ps.goal_k = ps.nsink;
 	ps.rest = rp_xcalloc((size_t)(ps.nsink + 1) * ps.words,
 	    sizeof *ps.rest);
 	for (k = 0; k < ps.nsink; k++)
@@ -1019,10 +1372,14 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	}
 	astar_timed_out = ctx->deadline > 0 && rp_now() > ctx->deadline;
 	/* Where the unweighted search did not end with a plan: beams of
-	 * growing width, in half of the time left. */
+	 * growing width until one finds a plan, in half of the time left, or
+	 * a quarter where a strategy run before has a plan that fits (the
+	 * windows below then have more time to improve it). */
+	for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults; j++)
+		others_fit |= ctx->shared->results[j].status == RP_FITS;
 	if (!exact) {
 		double bd = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
-		    rp_now()) / 2 : 0;
+		    rp_now()) / (others_fit ? 4 : 2) : 0;
 		int width, steps, found;
 		ps.w = 1;
 		for (width = PEBBLE_BEAM_FIRST; width <= PEBBLE_BEAM_LAST;
@@ -1035,6 +1392,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			beam_last = width;
 			beam_found = found;
 			if (found == 1) {
+				/* the windows below improve it further than
+				 * wider beams would */
 				struct rp_plan p;
 				rp_plan_init(&p);
 				rp_plan_from_seq(g, q.node, q.len, &p);
@@ -1049,6 +1408,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 					rc = -1;
 					goto out;
 				}
+				break;
 			} else {
 				rp_seq_destroy(&q);
 				rp_log(ctx, 2, "pebble: beam of %d: %s after %d "
@@ -1056,6 +1416,54 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 				    "end" : "stopped", steps);
 			}
 		}
+	}
+	/* Unless A* found the cheapest plan of its form: the cheapest plan
+	 * that fits, this search's or one of the strategies' run before it,
+	 * searched again window by window in half of the time left. */
+	if (!exact) {
+		double ld = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
+		    rp_now()) / 2 : 0;
+		const struct rp_plan *from = best.have && best.fits ?
+		    &best.plan : NULL;
+		const char *fromname = NULL;
+		double fromcost = best.have && best.fits ? best.cost : INFINITY;
+		struct rp_seq q;
+		int gains;
+
+		for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults;
+		    j++) {
+			const struct rp_result *o = &ctx->shared->results[j];
+			if (o->status == RP_FITS && o->sim.cost < fromcost) {
+				from = &o->plan;
+				fromcost = o->sim.cost;
+				fromname = o->strategy->name;
+			}
+		}
+		memset(&q, 0, sizeof q);
+		for (j = 0; from != NULL && j < from->len; j++)
+			if (from->s[j].op == RP_COMPUTE)
+				rp_seq_push(&q, from->s[j].node);
+		gains = from != NULL ? plns(&ps, &q, ld) : 0;
+		rp_log(ctx, 2, "pebble: windows over the plan of %s: %d gained",
+		    fromname != NULL ? fromname : "pebble", gains);
+		if (gains > 0) {
+			struct rp_plan p;
+			rp_plan_init(&p);
+			rp_plan_from_seq(g, q.node, q.len, &p);
+			char *n1 = fromname != NULL ? rp_xasprintf("the plan of "
+			    "%s, then %d window%s of its steps searched again by "
+			    "A* for a cheaper way through", fromname, gains,
+			    gains == 1 ? "" : "s") : rp_xasprintf("%s, then %d "
+			    "window%s of its steps searched again by A* for a "
+			    "cheaper way through", best.note, gains, gains == 1 ?
+			    "" : "s");
+			if (rp_best_offer(&best, prob, &p, n1, cause) != 0) {
+				rp_seq_destroy(&q);
+				rc = -1;
+				goto out;
+			}
+		}
+		rp_seq_destroy(&q);
 	}
 	if (best.have) {
 		rp_best_take(&best, plan, note);
@@ -1086,6 +1494,7 @@ out:
 	free(ps.mask);
 	free(ps.ctab);
 	free(ps.sinks);
+	free(ps.sinkpos);
 	return rc;
 }
 
