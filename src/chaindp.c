@@ -855,5 +855,7 @@ const struct rp_strategy rp_strategy_chain_dp = {
 	"multi-level checkpointing over a chain of forward segments, by "
 	    "dynamic program (rotor's), plans replayed to fit",
 	0,
+	0,
 	chaindp_run,
+	NULL,
 };

@@ -31,5 +31,7 @@ const struct rp_strategy rp_strategy_checkpoint_all = {
 	"checkpoint-all",
 	"keep every value until its last reader: no recomputation (the 100% reference)",
 	0,
+	0,
 	checkpoint_all_run,
+	NULL,
 };

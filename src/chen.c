@@ -355,12 +355,16 @@ const struct rp_strategy rp_strategy_chen_sqrtn = {
 	"chen-sqrtn",
 	"Chen et al. sqrt(n): every floor(sqrt(k))-th of k candidates is a checkpoint",
 	0,
+	0,
 	chen_sqrtn_run,
+	NULL,
 };
 
 const struct rp_strategy rp_strategy_chen_greedy = {
 	"chen-greedy",
 	"Chen et al. greedy: memory-balanced segments, segment budget searched",
 	0,
+	0,
 	chen_greedy_run,
+	NULL,
 };

@@ -882,7 +882,9 @@ const struct rp_strategy rp_strategy_dtr = {
 	"Dynamic Tensor Rematerialization simulated over the execution order "
 	    "(--dtr-heuristic)",
 	0,
+	0,
 	dtr_run,
+	NULL,
 };
 
 /* ---- lookahead: the simulation with the program known in advance ---- */
@@ -988,5 +990,7 @@ const struct rp_strategy rp_strategy_lookahead = {
 	"offline rematerialization: DTR's simulation with eviction by the "
 	    "distance to the next read",
 	0,
+	0,
 	lookahead_run,
+	NULL,
 };

@@ -322,9 +322,21 @@ out:
 	return rc;
 }
 
+/* ilp ends soon where its model is not built (its seeds, where they did
+ * not run before it, run within its limit). */
+static int
+ilp_idle(const struct rp_problem *pb, const struct rp_options *opt,
+    double seconds)
+{
+	return !rp_milp_would_build(pb->g, opt != NULL ? opt->solver :
+	    RP_MILP_GLPK, seconds);
+}
+
 const struct rp_strategy rp_strategy_ilp = {
 	"ilp",
 	"Checkmate MILP on GLPK (or --solver cbc), warm-started, within --time-limit (default 60 s)",
 	1,
+	1,
 	ilp_run,
+	ilp_idle,
 };

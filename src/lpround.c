@@ -674,9 +674,20 @@ lp_round_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	return rc;
 }
 
+/* lp-round ends at once where its model is not built. */
+static int
+lp_round_idle(const struct rp_problem *pb, const struct rp_options *opt,
+    double seconds)
+{
+	return !rp_milp_would_build(pb->g, opt != NULL ? opt->solver :
+	    RP_MILP_GLPK, seconds);
+}
+
 const struct rp_strategy rp_strategy_lp_round = {
 	"lp-round",
 	"Checkmate two-phase rounding of the MILP's LP relaxation (GLPK, or --solver cbc)",
 	1,
+	1,
 	lp_round_run,
+	lp_round_idle,
 };

@@ -85,9 +85,11 @@ rp_milp_lp_guess(enum rp_milp_engine engine, long nonzeros)
  * a bound. */
 #define LP_GUESS_SLACK 4
 
-struct rp_milp *
-rp_milp_build_within(const struct rp_graph *g, int64_t budget,
-    enum rp_milp_engine engine, double seconds, char **cause)
+/* Whether the model of g may be built for a search of seconds; where not,
+ * *cause (when cause is not NULL) says why. */
+static int
+milp_within(const struct rp_graph *g, enum rp_milp_engine engine,
+    double seconds, char **cause)
 {
 	struct rp_checkmate_size sz;
 	double guess;
@@ -96,20 +98,40 @@ rp_milp_build_within(const struct rp_graph *g, int64_t budget,
 	    RP_MILP_STAGE_ROWS, &sz);
 	guess = rp_milp_lp_guess(engine, sz.nonzeros);
 	if (g->n > RP_CHECKMATE_MAX_NODES || sz.nonzeros > MAX_NONZEROS) {
-		*cause = rp_xasprintf("the MILP would have %s%ld rows and %ld "
-		    "nonzeros, more than it is built for (%ld nonzeros, about "
-		    "2 GiB)", sz.exact ? "" : "at least ", sz.rows, sz.nonzeros,
-		    MAX_NONZEROS);
-		return NULL;
+		if (cause != NULL)
+			*cause = rp_xasprintf("the MILP would have %s%ld rows "
+			    "and %ld nonzeros, more than it is built for (%ld "
+			    "nonzeros, about 2 GiB)", sz.exact ? "" : "at least ",
+			    sz.rows, sz.nonzeros, MAX_NONZEROS);
+		return 0;
 	}
 	if (seconds > 0 && guess > LP_GUESS_SLACK * seconds) {
-		*cause = rp_xasprintf("the MILP would have %ld rows and %ld "
-		    "nonzeros, and its LP relaxation would take %s about %.0f s, "
-		    "far more than the %.3g s given, so it was not built",
-		    sz.rows, sz.nonzeros, rp_engine_get(engine) != NULL ?
-		    rp_engine_get(engine)->name : "the engine", guess, seconds);
-		return NULL;
+		if (cause != NULL)
+			*cause = rp_xasprintf("the MILP would have %ld rows and "
+			    "%ld nonzeros, and its LP relaxation would take %s "
+			    "about %.0f s, far more than the %.3g s given, so it "
+			    "was not built", sz.rows, sz.nonzeros,
+			    rp_engine_get(engine) != NULL ?
+			    rp_engine_get(engine)->name : "the engine", guess,
+			    seconds);
+		return 0;
 	}
+	return 1;
+}
+
+int
+rp_milp_would_build(const struct rp_graph *g, enum rp_milp_engine engine,
+    double seconds)
+{
+	return milp_within(g, engine, seconds, NULL);
+}
+
+struct rp_milp *
+rp_milp_build_within(const struct rp_graph *g, int64_t budget,
+    enum rp_milp_engine engine, double seconds, char **cause)
+{
+	if (!milp_within(g, engine, seconds, cause))
+		return NULL;
 	return rp_milp_build(g, budget, cause);
 }
 

@@ -54,6 +54,10 @@ struct rp_milp *rp_milp_build_ex(const struct rp_graph *g, int64_t budget,
  * *cause saying why. */
 struct rp_milp *rp_milp_build_within(const struct rp_graph *g, int64_t budget,
     enum rp_milp_engine engine, double seconds, char **cause);
+/* Whether rp_milp_build_within would build the model for seconds (it
+ * may still fail for memory). */
+int rp_milp_would_build(const struct rp_graph *g, enum rp_milp_engine engine,
+    double seconds);
 
 /* A rough guess of the seconds the engine takes for the LP relaxation of
  * a model with this many nonzeros, from measurements on the 2-core

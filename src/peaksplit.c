@@ -1157,5 +1157,7 @@ const struct rp_strategy rp_strategy_peak_split = {
 	"greedy cuts of retention intervals at the peak stage, with the "
 	    "R solver placing recomputations",
 	0,
+	1,
 	peaksplit_run,
+	NULL,
 };

@@ -753,12 +753,18 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 		gs = ps->st[s].g;
 		for (i = 1; i < len; i++)
 			smem = sadd(smem, g->mem[pb->elems[pb->sets[s].off + i]]);
-		/* undo the value made last, or the latest sink to come */
+		/* undo the value made last, or the latest sink to come; never
+		 * a recompute=false value (in a window, where it is held at
+		 * the start; each sink is made once) */
 		for (i = 0; i < len; i++) {
 			int node, out;
-			int64_t step = pstep(ps, pb->elems + pb->sets[s].off + 1,
-			    len - 1, smem, k, i, &node, &out);
+			int64_t step;
 
+			if (i < len - 1 && !g->recompute[pb->elems[
+			    pb->sets[s].off + 1 + i]])
+				continue;
+			step = pstep(ps, pb->elems + pb->sets[s].off + 1, len - 1,
+			    smem, k, i, &node, &out);
 			if (step < 0)
 				break;
 			if (step > prob->budget)
@@ -1020,10 +1026,10 @@ out:
 
 /* ---- windows: a plan's steps searched again, a few at a time ---- */
 
-/* A plan, any plan with the sinks in execution order, is a path of these
- * states: going back over its compute sequence from the end, each step
- * either undoes what the state holds (or the sink due next), or makes a
- * value nothing after it reads, which is dropped. A window of its steps
+/* Any plan is a path of these states, with the sinks in the order it makes
+ * them (last): going back over its compute sequence from the end, each
+ * step either undoes what the state holds (or the sink due next), or makes
+ * a value nothing after it reads, which is dropped. A window of its steps
  * runs from the state before them to the state after; the A* above, run
  * from the window's last state back to any state that holds no more than
  * its first (sinks the same), with the cost of the window's steps as the
@@ -1032,7 +1038,9 @@ out:
  * (and drops what is no longer read), everything after it is unchanged,
  * so the plan still fits. Windows of 8 steps and up, each size swept over
  * the plan until no window gains, then doubled: a local search whose
- * steps are exact searches (large-neighbourhood search). */
+ * steps are exact searches (large-neighbourhood search). recompute=false
+ * values are kept to: a window never undoes one (what it needs of them is
+ * held at its start) and ends before a step that makes one. */
 
 /* Expansions for the search of a window, for each of its steps: from the
  * first, each sweep over the window sizes with four times as many, up to
@@ -1225,12 +1233,22 @@ plns(struct psearch *ps, struct rp_seq *q, double deadline)
 			int pass_gain = 0;
 			for (a = 0; a < c.T; a += W / 2) {
 				int b = a + W < c.T ? a + W : c.T, i;
+				long most;
+
 				if (deadline > 0 && rp_now() > deadline)
 					goto out;
-				long most = (long)(b - a) * effort;
-				if (!pwindow(ps, &c, a, b, held, &w, most <
-				    PEBBLE_WINDOW_MAX ? most : PEBBLE_WINDOW_MAX,
-				    deadline))
+				/* a window ends before the computation of a
+				 * recompute=false value, which it could not
+				 * make (nor make once only) */
+				for (i = a; i < b; i++)
+					if (!g->recompute[c.seq[i]] &&
+					    ps->sinkpos[c.seq[i]] < 0)
+						break;
+				b = i;
+				most = (long)(b - a) * effort;
+				if (b - a < 2 || !pwindow(ps, &c, a, b, held, &w,
+				    most < PEBBLE_WINDOW_MAX ? most :
+				    PEBBLE_WINDOW_MAX, deadline))
 					continue;
 				nq.len = 0;
 				for (i = 0; i < a; i++)
@@ -1279,7 +1297,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	struct rp_best best;
 	size_t r;
 	int v, j, wi, k, rc = 0, exact = 0, astar_timed_out = 0;
-	int beam_last = 0, beam_found = 0, others_fit = 0;
+	int beam_last = 0, beam_found = 0, others_fit = 0, fixed = -1;
+	int lns_from = 0;
 
 	(void)bound;
 	if (g->n > PEBBLE_MAX_NODES) {
@@ -1287,13 +1306,11 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		    PEBBLE_MAX_NODES);
 		return 0;
 	}
-	for (v = 0; v < g->n; v++)
-		if (!g->recompute[v]) {
-			*note = rp_xasprintf("not run: node '%s' has "
-			    "recompute=false, which the search does not keep to",
-			    g->id[v]);
-			return 0;
-		}
+	/* A* and the beams do not keep to recompute=false values; the
+	 * windows do (below) */
+	for (v = 0; v < g->n && fixed < 0; v++)
+		if (!g->recompute[v])
+			fixed = v;
 	memset(&ps, 0, sizeof ps);
 	ps.prob = prob;
 	ps.pb.g = g;
@@ -1340,7 +1357,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			    ps.anc[(size_t)ps.sinks[k] * ps.words + wi];
 
 	rp_best_init(&best);
-	for (r = 0; r < sizeof pebble_rounds / sizeof pebble_rounds[0]; r++) {
+	for (r = 0; fixed < 0 && r < sizeof pebble_rounds /
+	    sizeof pebble_rounds[0]; r++) {
 		int goal = -1, found;
 		if (ctx->deadline > 0 && rp_now() > ctx->deadline)
 			break;
@@ -1377,7 +1395,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	 * windows below then have more time to improve it). */
 	for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults; j++)
 		others_fit |= ctx->shared->results[j].status == RP_FITS;
-	if (!exact) {
+	if (!exact && fixed < 0) {
 		double bd = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
 		    rp_now()) / (others_fit ? 4 : 2) : 0;
 		int width, steps, found;
@@ -1444,12 +1462,11 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			if (from->s[j].op == RP_COMPUTE)
 				rp_seq_push(&q, from->s[j].node);
 		gains = from != NULL ? plns(&ps, &q, ld) : 0;
+		lns_from = from != NULL;
 		rp_log(ctx, 2, "pebble: windows over the plan of %s: %d gained",
 		    fromname != NULL ? fromname : "pebble", gains);
 		if (gains > 0) {
 			struct rp_plan p;
-			rp_plan_init(&p);
-			rp_plan_from_seq(g, q.node, q.len, &p);
 			char *n1 = fromname != NULL ? rp_xasprintf("the plan of "
 			    "%s, then %d window%s of its steps searched again by "
 			    "A* for a cheaper way through", fromname, gains,
@@ -1457,6 +1474,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			    "window%s of its steps searched again by A* for a "
 			    "cheaper way through", best.note, gains, gains == 1 ?
 			    "" : "s");
+			rp_plan_init(&p);
+			rp_plan_from_seq(g, q.node, q.len, &p);
 			if (rp_best_offer(&best, prob, &p, n1, cause) != 0) {
 				rp_seq_destroy(&q);
 				rc = -1;
@@ -1468,7 +1487,13 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	if (best.have) {
 		rp_best_take(&best, plan, note);
 		*note = rp_polish(prob, plan, ctx->deadline, *note);
-	} else if (beam_last == 0)
+	} else if (fixed >= 0)
+		*note = rp_xasprintf("no plan: node '%s' has recompute=false, "
+		    "which A* and the beams do not keep to, and the windows %s",
+		    g->id[fixed], lns_from ? "of the cheapest plan of a strategy "
+		    "run before found no cheaper way through" : "had no plan "
+		    "of a strategy run before that fits to start from");
+	else if (beam_last == 0)
 		*note = rp_xasprintf("no plan found: the search ended %s",
 		    astar_timed_out ? "at the time limit" : "at its limit of "
 		    "work");
@@ -1498,11 +1523,23 @@ out:
 	return rc;
 }
 
+/* pebble ends at once where it does not run. */
+static int
+pebble_idle(const struct rp_problem *prob, const struct rp_options *opt,
+    double seconds)
+{
+	(void)opt;
+	(void)seconds;
+	return prob->g->n > PEBBLE_MAX_NODES;
+}
+
 const struct rp_strategy rp_strategy_pebble = {
 	"pebble",
 	"A* over the sets of values held at once (the pebble game with "
 	    "recomputation), any order: the cheapest plan of that form, or "
 	    "within a weight of it where the budget is tight",
 	0,
+	1,
 	pebble_run,
+	pebble_idle,
 };

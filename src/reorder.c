@@ -451,5 +451,7 @@ const struct rp_strategy rp_strategy_reorder = {
 	    "peak-split, lookahead, chain-dp and lp-round over it, then "
 	    "single nodes moved where the plan costs no more",
 	1,
+	1,
 	reorder_run,
+	NULL,
 };

@@ -101,6 +101,10 @@ struct rp_strategy {
 	/* 1: it searches with an LP or MILP engine, and so has a time limit
 	 * even when none is given (RP_SOLVER_DEFAULT_SECONDS). */
 	int solver;
+	/* 1: it searches until its deadline where it can improve (restarts,
+	 * searches, solvers), so that a run of several shares the time among
+	 * these (rp_run_strategies). */
+	int anytime;
 	/* Puts a plan into plan (left empty when there is none) and may set
 	 * *note (a short remark for the report, caller frees) and *bound (a
 	 * lower bound on the cost of the plans it searched, left NaN when it
@@ -109,6 +113,11 @@ struct rp_strategy {
 	 * failure. */
 	int (*run)(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	    struct rp_plan *plan, char **note, double *bound, char **cause);
+	/* For an anytime strategy, may be NULL: 1 where it will end at once
+	 * on pb with a limit of seconds (it does not run on such graphs, or
+	 * its model would be too large), so that it takes no share. */
+	int (*idle)(const struct rp_problem *pb, const struct rp_options *opt,
+	    double seconds);
 };
 
 struct rp_result {

@@ -18,7 +18,8 @@ rp_run_strategies(const struct rp_problem *pb,
 	struct rp_lp_memo memo;
 	struct rp_shared shared;
 	struct rp_ctx ctx = *base;
-	int i;
+	double end;
+	int i, *busy;
 
 	rp_lp_memo_init(&memo);
 	memset(&shared, 0, sizeof shared);
@@ -31,8 +32,21 @@ rp_run_strategies(const struct rp_problem *pb,
 	ctx.shared = &shared;
 	/* All the strategies within twice the limit (the default one where
 	 * none is given): each gets the limit, but never past this. */
-	ctx.deadline = rp_now() + 2 * rp_run_limit(base->opt);
+	end = rp_now() + 2 * rp_run_limit(base->opt);
+	/* the strategies that take the time they are given here */
+	busy = rp_xcalloc((size_t)n, sizeof *busy);
+	for (i = 0; i < n; i++)
+		busy[i] = strats[i]->anytime && (strats[i]->idle == NULL ||
+		    !strats[i]->idle(pb, base->opt, rp_run_limit(base->opt)));
 	for (i = 0; i < n; i++) {
+		int j, left = 0;
+		/* each of those has an equal share of what is left with those
+		 * after it, so that the last are not left without time (the
+		 * others take little) */
+		for (j = i; j < n; j++)
+			left += busy[j];
+		ctx.deadline = busy[i] && left > 1 ?
+		    rp_now() + (end - rp_now()) / left : end;
 		if (progress != NULL)
 			progress(arg, i, n);
 		rp_strategy_run(strats[i], pb, &ctx, &res[i]);
@@ -40,6 +54,7 @@ rp_run_strategies(const struct rp_problem *pb,
 		rp_log(&ctx, 1, "%s: %s in %.1f ms", strats[i]->name,
 		    rp_status_name(res[i].status), res[i].seconds * 1e3);
 	}
+	free(busy);
 	rp_lp_memo_destroy(&memo);
 }
 

@@ -183,7 +183,45 @@ deadline_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 }
 
 static const struct rp_strategy deadline_strategy = {
-	"deadline", "records its deadline", 0, deadline_run,
+	"deadline", "records its deadline", 0, 0, deadline_run, NULL,
+};
+
+/* The same, taking the time it is given (anytime), each run's deadline
+ * into seen_any[]. */
+static double seen_any[4];
+static int nseen_any;
+
+static int
+anytime_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    struct rp_plan *plan, char **note, double *bound, char **cause)
+{
+	(void)pb;
+	(void)plan;
+	(void)note;
+	(void)bound;
+	(void)cause;
+	if (nseen_any < 4)
+		seen_any[nseen_any++] = ctx->deadline;
+	return 0;
+}
+
+static const struct rp_strategy anytime_strategy = {
+	"anytime", "records its deadline", 0, 1, anytime_run, NULL,
+};
+
+static int
+never_runs(const struct rp_problem *pb, const struct rp_options *opt,
+    double seconds)
+{
+	(void)pb;
+	(void)opt;
+	(void)seconds;
+	return 1;
+}
+
+/* An anytime strategy that says it ends at once on every graph. */
+static const struct rp_strategy idle_strategy = {
+	"idle", "records its deadline", 0, 1, anytime_run, never_runs,
 };
 
 int
@@ -576,6 +614,49 @@ main(void)
 		rp_run_strategies(&pb, &s, 1, &ctx, NULL, NULL, NULL, NULL, &r);
 		CHECK(seen_deadline >= t0 + 3 && seen_deadline <= rp_now() + 3);
 		rp_result_destroy(&r);
+		rp_graph_free(g);
+	}
+	t_case("strategies that take their time share what is left of the run");
+	/* Three anytime strategies and a quick one in a run of twice 3 s:
+	 * the first has a third of it, the second half of what is left (its
+	 * own limit), the third the rest up to its limit; the quick one is
+	 * not counted. */
+	{
+		struct rp_graph *g = mklinear(4);
+		const struct rp_strategy *s[4] = { &anytime_strategy,
+		    &deadline_strategy, &anytime_strategy, &anytime_strategy };
+		struct rp_options opt;
+		struct rp_problem pb;
+		struct rp_result r[4];
+		struct rp_ctx ctx;
+		double t0;
+		int k;
+		rp_options_init(&opt);
+		opt.time_limit = 3;
+		mkproblem(&pb, g, 1);
+		memset(&ctx, 0, sizeof ctx);
+		ctx.opt = &opt;
+		nseen_any = 0;
+		t0 = rp_now();
+		rp_run_strategies(&pb, s, 4, &ctx, NULL, NULL, NULL, NULL, r);
+		CHECK(nseen_any == 3);
+		CHECK(seen_any[0] >= t0 + 2 && seen_any[0] <= rp_now() + 2);
+		CHECK(seen_any[1] >= t0 + 3 - 0.01 && seen_any[1] <= rp_now() + 3);
+		CHECK(seen_any[2] >= t0 + 3 - 0.01 && seen_any[2] <= rp_now() + 3);
+		CHECK(seen_deadline >= t0 + 3 && seen_deadline <= rp_now() + 3);
+		for (k = 0; k < 4; k++)
+			rp_result_destroy(&r[k]);
+		/* one that ends at once takes no share: with it and a quick
+		 * one between two, the first has half of the run, its limit */
+		s[1] = &idle_strategy;
+		s[2] = &deadline_strategy;
+		nseen_any = 0;
+		t0 = rp_now();
+		rp_run_strategies(&pb, s, 4, &ctx, NULL, NULL, NULL, NULL, r);
+		CHECK(nseen_any == 3);
+		CHECK(seen_any[0] >= t0 + 3 - 0.01 && seen_any[0] <= rp_now() + 3);
+		for (k = 0; k < 4; k++)
+			rp_result_destroy(&r[k]);
 		rp_graph_free(g);
 	}
 	t_case("enough feasible instances among the random DAGs");
