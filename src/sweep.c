@@ -40,13 +40,16 @@ rp_run_strategies(const struct rp_problem *pb,
 		    !strats[i]->idle(pb, base->opt, rp_run_limit(base->opt)));
 	for (i = 0; i < n; i++) {
 		int j, left = 0;
-		/* each of those has an equal share of what is left with those
-		 * after it, so that the last are not left without time (the
-		 * others take little) */
+		double now = rp_now(), share;
+		/* each of those may take its limit, leaving at least half of
+		 * it to each of them after it, or where that is less, an equal
+		 * share of what is left: so that the last are not left without
+		 * time (the others take little) */
 		for (j = i; j < n; j++)
 			left += busy[j];
-		ctx.deadline = busy[i] && left > 1 ?
-		    rp_now() + (end - rp_now()) / left : end;
+		share = fmax((end - now) / left, (end - now) - (left - 1) *
+		    rp_run_limit(base->opt) / 2);
+		ctx.deadline = busy[i] && left > 1 ? now + share : end;
 		if (progress != NULL)
 			progress(arg, i, n);
 		rp_strategy_run(strats[i], pb, &ctx, &res[i]);

@@ -617,14 +617,14 @@ main(void)
 		rp_graph_free(g);
 	}
 	t_case("strategies that take their time share what is left of the run");
-	/* Three anytime strategies and a quick one in a run of twice 3 s:
-	 * the first has a third of it, the second half of what is left (its
-	 * own limit), the third the rest up to its limit; the quick one is
-	 * not counted. */
+	/* Four anytime strategies in a run of twice 3 s: the first has a
+	 * quarter of it (as much as leaving half of the limit to each of the
+	 * three others leaves it), the others their limits (leaving 1.5 s to
+	 * each after them leaves more). */
 	{
 		struct rp_graph *g = mklinear(4);
 		const struct rp_strategy *s[4] = { &anytime_strategy,
-		    &deadline_strategy, &anytime_strategy, &anytime_strategy };
+		    &anytime_strategy, &anytime_strategy, &anytime_strategy };
 		struct rp_options opt;
 		struct rp_problem pb;
 		struct rp_result r[4];
@@ -639,15 +639,15 @@ main(void)
 		nseen_any = 0;
 		t0 = rp_now();
 		rp_run_strategies(&pb, s, 4, &ctx, NULL, NULL, NULL, NULL, r);
-		CHECK(nseen_any == 3);
-		CHECK(seen_any[0] >= t0 + 2 && seen_any[0] <= rp_now() + 2);
+		CHECK(nseen_any == 4);
+		CHECK(seen_any[0] >= t0 + 1.5 && seen_any[0] <= rp_now() + 1.5);
 		CHECK(seen_any[1] >= t0 + 3 - 0.01 && seen_any[1] <= rp_now() + 3);
 		CHECK(seen_any[2] >= t0 + 3 - 0.01 && seen_any[2] <= rp_now() + 3);
-		CHECK(seen_deadline >= t0 + 3 && seen_deadline <= rp_now() + 3);
+		CHECK(seen_any[3] >= t0 + 3 - 0.01 && seen_any[3] <= rp_now() + 3);
 		for (k = 0; k < 4; k++)
 			rp_result_destroy(&r[k]);
-		/* one that ends at once takes no share: with it and a quick
-		 * one between two, the first has half of the run, its limit */
+		/* one that ends at once and a quick one take no share: with
+		 * them between two, the first has its limit */
 		s[1] = &idle_strategy;
 		s[2] = &deadline_strategy;
 		nseen_any = 0;
@@ -655,6 +655,8 @@ main(void)
 		rp_run_strategies(&pb, s, 4, &ctx, NULL, NULL, NULL, NULL, r);
 		CHECK(nseen_any == 3);
 		CHECK(seen_any[0] >= t0 + 3 - 0.01 && seen_any[0] <= rp_now() + 3);
+		CHECK(seen_deadline >= t0 + 3 - 0.01 &&
+		    seen_deadline <= rp_now() + 3);
 		for (k = 0; k < 4; k++)
 			rp_result_destroy(&r[k]);
 		rp_graph_free(g);
