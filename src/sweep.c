@@ -31,7 +31,8 @@ rp_run_strategies(const struct rp_problem *pb,
 		sm->have = 0;
 	ctx.shared = &shared;
 	/* All the strategies within twice the limit (the default one where
-	 * none is given): each gets the limit, but never past this. */
+	 * none is given): each gets the limit, but never past this, and
+	 * those that use all of it share it (below). */
 	end = rp_now() + 2 * rp_run_limit(base->opt);
 	/* the strategies that take the time they are given here */
 	busy = rp_xcalloc((size_t)n, sizeof *busy);
@@ -40,16 +41,17 @@ rp_run_strategies(const struct rp_problem *pb,
 		    !strats[i]->idle(pb, base->opt, rp_run_limit(base->opt)));
 	for (i = 0; i < n; i++) {
 		int j, left = 0;
-		double now = rp_now(), share;
+		double now = rp_now();
 		/* each of those may take its limit, leaving at least half of
 		 * it to each of them after it, or where that is less, an equal
 		 * share of what is left: so that the last are not left without
 		 * time (the others take little) */
 		for (j = i; j < n; j++)
 			left += busy[j];
-		share = fmax((end - now) / left, (end - now) - (left - 1) *
-		    rp_run_limit(base->opt) / 2);
-		ctx.deadline = busy[i] && left > 1 ? now + share : end;
+		ctx.deadline = end;
+		if (busy[i] && left > 1)
+			ctx.deadline = now + fmax((end - now) / left, (end -
+			    now) - (left - 1) * rp_run_limit(base->opt) / 2);
 		if (progress != NULL)
 			progress(arg, i, n);
 		rp_strategy_run(strats[i], pb, &ctx, &res[i]);
