@@ -180,6 +180,20 @@ heap_pop(struct pebble *pb)
 	return top;
 }
 
+/* Room for need elements in *elems (capacity *cap, doubled as needed). */
+static void
+grow_elems(int **elems, long *cap, long need)
+{
+	long c = *cap ? *cap : 4096;
+
+	if (need <= *cap)
+		return;
+	while (c < need)
+		c *= 2;
+	*elems = rp_xreallocarray(*elems, (size_t)c, sizeof **elems);
+	*cap = c;
+}
+
 static void
 table_rebuild(struct pebble *pb, size_t size)
 {
@@ -222,14 +236,7 @@ find_set(struct pebble *pb, const int *e, int len, int *isnew)
 	if (pb->nelems + len > pb->max_elems)
 		return -1;
 	*isnew = 1;
-	if (pb->nelems + len > pb->celems) {
-		long c = pb->celems ? pb->celems : 4096;
-		while (c < pb->nelems + len)
-			c *= 2;
-		pb->elems = rp_xreallocarray(pb->elems, (size_t)c,
-		    sizeof *pb->elems);
-		pb->celems = c;
-	}
+	grow_elems(&pb->elems, &pb->celems, pb->nelems + len);
 	if (len > 0)
 		memcpy(pb->elems + pb->nelems, e, (size_t)len * sizeof *e);
 	rp_grow(&pb->sets, &pb->csets, pb->nsets + 1, sizeof *pb->sets);
@@ -265,6 +272,35 @@ offer(struct pebble *pb, const int *e, int len, int64_t k)
 	h.set = s;
 	heap_push(pb, &h);
 	return 0;
+}
+
+/* The set (e[0..n) u in(v)) - v, sorted, into out: the set held before v
+ * was made, where e is held after it. Returns its length, and adds to
+ * *umem the memory of the inputs that e does not hold. */
+static int
+pmerge(const struct pebble *pb, const int *e, int n, int v, int *out,
+    int64_t *umem)
+{
+	const int64_t *mem = pb->g->mem;
+	int a = 0, b = pb->in_off[v], bend = pb->in_off[v + 1], m = 0;
+	int64_t u = *umem;
+
+	while (a < n || b < bend) {
+		int x;
+		if (b >= bend || (a < n && e[a] < pb->in[b]))
+			x = e[a++];
+		else if (a >= n || pb->in[b] < e[a]) {
+			x = pb->in[b++];
+			u = sadd(u, mem[x]);
+		} else {
+			x = e[a++];
+			b++;
+		}
+		if (x != v)
+			out[m++] = x;
+	}
+	*umem = u;
+	return m;
 }
 
 /* The least peak (at least floor) with which a plan can hold the sorted set
@@ -304,25 +340,11 @@ search(struct pebble *pb, const int *start, int len, int64_t start_key,
 		for (i = 0; i < n; i++) {
 			/* the elements may move as sets are added */
 			const int *e = pb->elems + pb->sets[top.set].off;
-			int s = e[i], a = 0, b = pb->in_off[s], bend =
-			    pb->in_off[s + 1], m = 0;
+			int s = e[i], m;
 			int64_t umem = smem, step, k;
 
-			while (a < n || b < bend) {
-				int x;
-				if (b >= bend || (a < n && e[a] < pb->in[b]))
-					x = e[a++];
-				else if (a >= n || pb->in[b] < e[a]) {
-					x = pb->in[b++];
-					umem = sadd(umem, g->mem[x]);
-				} else {
-					x = e[a++];
-					b++;
-				}
-				if (x != s)
-					pb->scratch[m++] = x;
-			}
-			pb->work += n + (bend - pb->in_off[s]);
+			m = pmerge(pb, e, n, s, pb->scratch, &umem);
+			pb->work += n + (pb->in_off[s + 1] - pb->in_off[s]);
 			step = sadd(sadd(g->fixed_mem, umem), g->workspace[s]);
 			k = step > top.key ? step : top.key;
 			if (offer(pb, pb->scratch, m, k) != 0)
@@ -621,32 +643,16 @@ pstep(struct psearch *ps, const int *e, int n, int64_t smem, int k, int i,
 {
 	const struct rp_graph *g = ps->pb.g;
 	struct pebble *pb = &ps->pb;
-	int a = 0, b, bend, out = 1, sink = i == n, v;
+	int sink = i == n, v;
 	int64_t umem = smem;
 
 	if (sink && k >= ps->goal_k)
 		return -1;
 	v = sink ? ps->sinks[ps->nsink - 1 - k] : e[i];
-	b = pb->in_off[v];
-	bend = pb->in_off[v + 1];
-	pb->work += n + (bend - b);
-	while (a < n || b < bend) {
-		int x;
-		if (b >= bend || (a < n && e[a] < pb->in[b]))
-			x = e[a++];
-		else if (a >= n || pb->in[b] < e[a]) {
-			x = pb->in[b++];
-			umem = sadd(umem, g->mem[x]);
-		} else {
-			x = e[a++];
-			b++;
-		}
-		if (x != v)
-			pb->scratch[out++] = x;
-	}
+	pb->work += n + (pb->in_off[v + 1] - pb->in_off[v]);
+	*len = 1 + pmerge(pb, e, n, v, pb->scratch + 1, &umem);
 	pb->scratch[0] = sink ? k + 1 : k;
 	*node = v;
-	*len = out;
 	return sadd(sadd(sadd(g->fixed_mem, umem), g->workspace[v]),
 	    sink ? g->mem[v] : 0);
 }
@@ -1083,14 +1089,7 @@ pchain_state(const struct pchain *c, int t, int *len)
 static void
 pchain_keep(struct pchain *c, int j, const int *e, int len)
 {
-	if (c->nelems + len > c->celems) {
-		long cap = c->celems ? c->celems : 4096;
-		while (cap < c->nelems + len)
-			cap *= 2;
-		c->elems = rp_xreallocarray(c->elems, (size_t)cap,
-		    sizeof *c->elems);
-		c->celems = cap;
-	}
+	grow_elems(&c->elems, &c->celems, c->nelems + len);
 	memcpy(c->elems + c->nelems, e, (size_t)len * sizeof *e);
 	rp_grow(&c->off, &c->coff, j + 1, sizeof *c->off);
 	rp_grow(&c->len, &c->clen, j + 1, sizeof *c->len);
@@ -1297,8 +1296,8 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	struct rp_best best;
 	size_t r;
 	int v, j, wi, k, rc = 0, exact = 0, astar_timed_out = 0;
-	int beam_last = 0, beam_found = 0, others_fit = 0, fixed = -1;
-	int lns_from = 0;
+	int beam_last = 0, beam_found = 0, fixed = -1, lns_from = 0;
+	const struct rp_result *other = NULL;	/* cheapest fitting plan before */
 
 	(void)bound;
 	if (g->n > PEBBLE_MAX_NODES) {
@@ -1393,11 +1392,15 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	 * growing width until one finds a plan, in half of the time left, or
 	 * a quarter where a strategy run before has a plan that fits (the
 	 * windows below then have more time to improve it). */
-	for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults; j++)
-		others_fit |= ctx->shared->results[j].status == RP_FITS;
+	for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults; j++) {
+		const struct rp_result *o = &ctx->shared->results[j];
+		if (o->status == RP_FITS && (other == NULL ||
+		    o->sim.cost < other->sim.cost))
+			other = o;
+	}
 	if (!exact && fixed < 0) {
 		double bd = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
-		    rp_now()) / (others_fit ? 4 : 2) : 0;
+		    rp_now()) / (other != NULL ? 4 : 2) : 0;
 		int width, steps, found;
 		ps.w = 1;
 		for (width = PEBBLE_BEAM_FIRST; width <= PEBBLE_BEAM_LAST;
@@ -1444,18 +1447,13 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		const struct rp_plan *from = best.have && best.fits ?
 		    &best.plan : NULL;
 		const char *fromname = NULL;
-		double fromcost = best.have && best.fits ? best.cost : INFINITY;
 		struct rp_seq q;
 		int gains;
 
-		for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults;
-		    j++) {
-			const struct rp_result *o = &ctx->shared->results[j];
-			if (o->status == RP_FITS && o->sim.cost < fromcost) {
-				from = &o->plan;
-				fromcost = o->sim.cost;
-				fromname = o->strategy->name;
-			}
+		if (other != NULL && (from == NULL || other->sim.cost <
+		    best.cost)) {
+			from = &other->plan;
+			fromname = other->strategy->name;
 		}
 		memset(&q, 0, sizeof q);
 		for (j = 0; from != NULL && j < from->len; j++)
