@@ -515,6 +515,7 @@ struct psearch {
 	const char *goal_in;	/* the values held at the window's start */
 	unsigned *wmark, wgen;	/* the heuristic's walk in a window */
 	int *wstack;
+	unsigned *imark, igen;	/* the values of the set being expanded */
 };
 
 static int
@@ -657,6 +658,42 @@ pstep(struct psearch *ps, const int *e, int n, int64_t smem, int k, int i,
 	    sink ? g->mem[v] : 0);
 }
 
+/* A new mark for the values of the set about to be expanded. */
+static void
+pmark(struct psearch *ps)
+{
+	if (++ps->igen == 0) {
+		memset(ps->imark, 0, (size_t)ps->prob->g->n * sizeof *ps->imark);
+		ps->igen = 1;
+	}
+}
+
+/* Whether the step that undoes v (-1: the latest sink to come) from a set
+ * of memory smem, its values marked (pmark), with k sinks done, is over
+ * the budget; 0 where there is no such step (pstep tells). The inputs
+ * only: most steps of a tight budget are over it, and are known to be
+ * without a merge of the sets. */
+static int
+pstep_over(struct psearch *ps, int v, int64_t smem, int k)
+{
+	const struct rp_graph *g = ps->prob->g;
+	const struct pebble *pb = &ps->pb;
+	int64_t m = sadd(g->fixed_mem, smem);
+	int j;
+
+	if (v < 0) {
+		if (k >= ps->goal_k)
+			return 0;
+		v = ps->sinks[ps->nsink - 1 - k];
+		m = sadd(m, g->mem[v]);
+	}
+	m = sadd(m, g->workspace[v]);
+	for (j = pb->in_off[v]; j < pb->in_off[v + 1]; j++)
+		if (ps->imark[pb->in[j]] != ps->igen)
+			m = sadd(m, g->mem[pb->in[j]]);
+	return m > ps->prob->budget;
+}
+
 /* Offers the state e[0..len) (e[0]: sinks done) reached from parent by
  * op at cost g. Returns -1 when the sets would pass their limit. */
 static int
@@ -757,8 +794,12 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 		if (deadline > 0 && rp_now() > deadline)
 			return 0;
 		gs = ps->st[s].g;
-		for (i = 1; i < len; i++)
-			smem = sadd(smem, g->mem[pb->elems[pb->sets[s].off + i]]);
+		pmark(ps);
+		for (i = 1; i < len; i++) {
+			int x = pb->elems[pb->sets[s].off + i];
+			smem = sadd(smem, g->mem[x]);
+			ps->imark[x] = ps->igen;
+		}
 		/* undo the value made last, or the latest sink to come; never
 		 * a recompute=false value (in a window, where it is held at
 		 * the start; each sink is made once) */
@@ -768,6 +809,9 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 
 			if (i < len - 1 && !g->recompute[pb->elems[
 			    pb->sets[s].off + 1 + i]])
+				continue;
+			if (pstep_over(ps, i < len - 1 ? pb->elems[
+			    pb->sets[s].off + 1 + i] : -1, smem, k))
 				continue;
 			step = pstep(ps, pb->elems + pb->sets[s].off + 1, len - 1,
 			    smem, k, i, &node, &out);
@@ -970,14 +1014,19 @@ psearch_beam(struct psearch *ps, int width, double deadline,
 			}
 			if (deadline > 0 && rp_now() > deadline)
 				goto out;
-			for (i = 0; i < n; i++)
+			pmark(ps);
+			for (i = 0; i < n; i++) {
 				smem = sadd(smem, g->mem[e[i]]);
+				ps->imark[e[i]] = ps->igen;
+			}
 			for (i = 0; i <= n; i++) {
 				int node, out, s, isnew;
-				int64_t step = pstep(ps, e, n, smem, k, i, &node,
-				    &out);
+				int64_t step;
 				double gg;
 
+				if (pstep_over(ps, i < n ? e[i] : -1, smem, k))
+					continue;
+				step = pstep(ps, e, n, smem, k, i, &node, &out);
 				if (step < 0)
 					break;
 				if (step > prob->budget)
@@ -1347,6 +1396,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		}
 	}
 	ps.goal_k = ps.nsink;
+	ps.imark = rp_xcalloc((size_t)g->n, sizeof *ps.imark);
 	ps.rest = rp_xcalloc((size_t)(ps.nsink + 1) * ps.words,
 	    sizeof *ps.rest);
 	for (k = 0; k < ps.nsink; k++)
@@ -1518,6 +1568,7 @@ out:
 	free(ps.ctab);
 	free(ps.sinks);
 	free(ps.sinkpos);
+	free(ps.imark);
 	return rc;
 }
 
