@@ -900,7 +900,7 @@ pbuild(struct psearch *ps, int goal, struct rp_plan *plan)
  * with the width and the plan's length only: it finds plans on graphs
  * where A* does not end. */
 struct bstep {
-	double f, g;
+	double f, g, h;
 	int set;		/* in this level's table */
 	int trail;		/* the trail entry of the set it came from */
 	int op;
@@ -935,6 +935,17 @@ bstep_cmp(const void *a, const void *b)
 	return (x->g > y->g) - (x->g < y->g);
 }
 
+/* The order of the sets nearest the start: least cost to come. */
+static int
+bstep_near_cmp(const void *a, const void *b)
+{
+	const struct bstep *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return bstep_cmp(a, b);
+}
+
 static void
 bbeam_free(struct bbeam *bm)
 {
@@ -967,9 +978,12 @@ bbeam_keep(struct bbeam *bm, const int *e, int len, double g, int tr)
 /* One beam search of the given width: 1 with the plan's compute sequence
  * appended to seq; 0 when every set of a level was a dead end, -1 at the
  * deadline or at the limit of the sets or the trail. *steps: the levels
- * searched. */
+ * searched. Where `near` is set, half of each level is the sets of least
+ * cost so far and to come, the other half those of least cost to come:
+ * the nearest to the start, which on tight budgets leads to plans that
+ * the other beams do not find (and the windows then improve further). */
 static int
-psearch_beam(struct psearch *ps, int width, double deadline,
+psearch_beam(struct psearch *ps, int width, int near, double deadline,
     struct rp_seq *seq, int *steps)
 {
 	const struct rp_problem *prob = ps->prob;
@@ -988,7 +1002,7 @@ psearch_beam(struct psearch *ps, int width, double deadline,
 	bbeam_keep(&bm, pb->scratch, m, 0, -1);
 	rc = -1;
 	while (bm.n > 0) {
-		int c, j, off = 0, nlev;
+		int c, j, off = 0, nlev, pass;
 
 		++*steps;
 		pb->nsets = 0;
@@ -1043,8 +1057,10 @@ psearch_beam(struct psearch *ps, int width, double deadline,
 				rp_grow(&bm.next, &bm.cnext, bm.nnext + 1,
 				    sizeof *bm.next);
 				bm.next[bm.nnext].g = gg;
-				bm.next[bm.nnext].f = gg + ps->w * pheur(ps,
-				    pb->scratch + 1, out - 1, pb->scratch[0]);
+				bm.next[bm.nnext].h = pheur(ps, pb->scratch + 1,
+				    out - 1, pb->scratch[0]);
+				bm.next[bm.nnext].f = gg + ps->w *
+				    bm.next[bm.nnext].h;
 				bm.next[bm.nnext].set = s;
 				bm.next[bm.nnext].trail = bm.trail[c];
 				bm.next[bm.nnext].op = node;
@@ -1054,10 +1070,16 @@ psearch_beam(struct psearch *ps, int width, double deadline,
 		if (bm.nnext == 0)
 			rc = 0;
 		qsort(bm.next, (size_t)bm.nnext, sizeof *bm.next, bstep_cmp);
-		/* the next level: the best `width` sets, each at its least g */
+		/* the next level: the best `width` sets, each at its least g
+		 * (near: half of them, then those nearest the start) */
 		bm.n = 0;
 		bm.nelems = 0;
-		for (j = nlev = 0; j < bm.nnext && nlev < width; j++) {
+		for (pass = nlev = 0; pass < 2; pass++) {
+			int most = pass == 0 && near ? width / 2 : width;
+			if (pass == 1 && near)
+				qsort(bm.next, (size_t)bm.nnext, sizeof *bm.next,
+				    bstep_near_cmp);
+		for (j = 0; j < bm.nnext && nlev < most; j++) {
 			const struct bstep *st = &bm.next[j];
 			if (st->g != bm.best[st->set])
 				continue;
@@ -1072,6 +1094,7 @@ psearch_beam(struct psearch *ps, int width, double deadline,
 			bbeam_keep(&bm, pb->elems + pb->sets[st->set].off,
 			    pb->sets[st->set].len, st->g, bm.ntrail++);
 			nlev++;
+		}
 		}
 	}
 out:
@@ -1243,7 +1266,8 @@ pwindow(struct psearch *ps, const struct pchain *c, int a, int b,
  * until no window up to PEBBLE_WINDOW_LAST steps gains. Returns the
  * windows that did; -1 where q is not a path of the states (q unchanged). */
 static int
-plns(struct psearch *ps, struct rp_seq *q, double deadline)
+plns(struct psearch *ps, struct rp_seq *q, double deadline, long e_first,
+    long e_last)
 {
 	const struct rp_graph *g = ps->prob->g;
 	struct pchain c;
@@ -1274,8 +1298,7 @@ plns(struct psearch *ps, struct rp_seq *q, double deadline)
 		gains = -1;
 		goto out;
 	}
-	for (effort = PEBBLE_WINDOW_EXP; effort <= PEBBLE_WINDOW_EXP_LAST;
-	    effort *= 4)
+	for (effort = e_first; effort <= e_last; effort *= 4)
 		for (W = PEBBLE_WINDOW_FIRST; W <= PEBBLE_WINDOW_LAST &&
 		    2 * W <= c.T; ) {
 			int pass_gain = 0;
@@ -1336,6 +1359,86 @@ out:
 	return gains;
 }
 
+/* The plans the windows start from: compute sequences, their cost and
+ * where they came from. */
+#define PEBBLE_STARTS	4
+struct pstarts {
+	struct rp_seq q[PEBBLE_STARTS];
+	double cost[PEBBLE_STARTS];
+	char *note[PEBBLE_STARTS];
+	int n;
+};
+
+static double
+pseq_cost(const struct rp_graph *g, const struct rp_seq *q)
+{
+	double c = 0;
+	int i;
+
+	for (i = 0; i < q->len; i++)
+		c += g->cost[q->node[i]];
+	return c;
+}
+
+/* Adds plan (not taken) as a start, with note (taken), unless it has
+ * the compute sequence of one already there. */
+static void
+pstart_add(struct pstarts *st, const struct rp_graph *g,
+    const struct rp_plan *plan, char *note)
+{
+	struct rp_seq q;
+	int i;
+
+	memset(&q, 0, sizeof q);
+	for (i = 0; i < plan->len; i++)
+		if (plan->s[i].op == RP_COMPUTE)
+			rp_seq_push(&q, plan->s[i].node);
+	for (i = 0; i < st->n; i++)
+		if (st->q[i].len == q.len && memcmp(st->q[i].node, q.node,
+		    (size_t)q.len * sizeof *q.node) == 0)
+			break;
+	if (i < st->n || st->n == PEBBLE_STARTS) {
+		rp_seq_destroy(&q);
+		free(note);
+		return;
+	}
+	st->q[st->n] = q;
+	st->note[st->n] = note;
+	st->cost[st->n] = pseq_cost(g, &q);
+	st->n++;
+}
+
+/* Cheapest first (a stable sort: ties in the order found). */
+static void
+pstart_sort(struct pstarts *st)
+{
+	int i, j;
+
+	for (i = 1; i < st->n; i++)
+		for (j = i; j > 0 && st->cost[j] < st->cost[j - 1]; j--) {
+			struct rp_seq q = st->q[j];
+			double c = st->cost[j];
+			char *n = st->note[j];
+			st->q[j] = st->q[j - 1];
+			st->cost[j] = st->cost[j - 1];
+			st->note[j] = st->note[j - 1];
+			st->q[j - 1] = q;
+			st->cost[j - 1] = c;
+			st->note[j - 1] = n;
+		}
+}
+
+static void
+pstart_free(struct pstarts *st)
+{
+	int i;
+
+	for (i = 0; i < st->n; i++) {
+		rp_seq_destroy(&st->q[i]);
+		free(st->note[i]);
+	}
+}
+
 static int
 pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
@@ -1345,8 +1448,10 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	struct rp_best best;
 	size_t r;
 	int v, j, wi, k, rc = 0, exact = 0, astar_timed_out = 0;
-	int beam_last = 0, beam_found = 0, fixed = -1, lns_from = 0;
+	int beam_last[2] = { 0, 0 }, beam_rc[2] = { 0, 0 }, fixed = -1;
+	int lns_from = 0;
 	const struct rp_result *other = NULL;	/* cheapest fitting plan before */
+	struct pstarts starts;
 
 	(void)bound;
 	if (g->n > PEBBLE_MAX_NODES) {
@@ -1406,6 +1511,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			    ps.anc[(size_t)ps.sinks[k] * ps.words + wi];
 
 	rp_best_init(&best);
+	memset(&starts, 0, sizeof starts);
 	for (r = 0; fixed < 0 && r < sizeof pebble_rounds /
 	    sizeof pebble_rounds[0]; r++) {
 		int goal = -1, found;
@@ -1441,27 +1547,37 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	/* Where the unweighted search did not end with a plan: beams of
 	 * growing width until one finds a plan, in half of the time left, or
 	 * a quarter where a strategy run before has a plan that fits (the
-	 * windows below then have more time to improve it). */
+	 * windows below then have more time to improve it); the plain beams
+	 * in the first half of that, then the beams that keep the sets
+	 * nearest the start too. */
 	for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults; j++) {
 		const struct rp_result *o = &ctx->shared->results[j];
 		if (o->status == RP_FITS && (other == NULL ||
 		    o->sim.cost < other->sim.cost))
 			other = o;
 	}
+	if (best.have && best.fits && !exact)
+		pstart_add(&starts, g, &best.plan, rp_xstrdup(best.note));
 	if (!exact && fixed < 0) {
-		double bd = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
-		    rp_now()) / (other != NULL ? 4 : 2) : 0;
-		int width, steps, found;
+		double now = rp_now(), bd = ctx->deadline > 0 ? now +
+		    (ctx->deadline - now) / (other != NULL ? 4 : 2) : 0;
+		int width, steps, found, near;
 		ps.w = 1;
+		for (near = 0; near < 2; near++)
 		for (width = PEBBLE_BEAM_FIRST; width <= PEBBLE_BEAM_LAST;
 		    width *= 4) {
 			struct rp_seq q;
+			double d = bd > 0 && !near ? now + (bd - now) / 2 : bd;
 			memset(&q, 0, sizeof q);
-			if (bd > 0 && rp_now() > bd)
+			if (d > 0 && rp_now() > d)
 				break;
-			found = psearch_beam(&ps, width, bd, &q, &steps);
-			beam_last = width;
-			beam_found = found;
+			found = psearch_beam(&ps, width, near, d, &q, &steps);
+			beam_last[near] = width;
+			beam_rc[near] = found;
+			rp_log(ctx, 2, "pebble: beam of %d%s: %s after %d steps",
+			    width, near ? " (half nearest the start)" : "",
+			    found == 1 ? "a plan" : found == 0 ? "every set a "
+			    "dead end" : "stopped", steps);
 			if (found == 1) {
 				/* the windows below improve it further than
 				 * wider beams would */
@@ -1469,68 +1585,78 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 				rp_plan_init(&p);
 				rp_plan_from_seq(g, q.node, q.len, &p);
 				rp_seq_destroy(&q);
-				rp_log(ctx, 2, "pebble: beam of %d: a plan of %d "
-				    "computations", width, steps - 1);
-				if (rp_best_offer(&best, prob, &p, rp_xasprintf(
-				    "a beam search over the values held at once "
-				    "(the %d sets of least cost so far and to come "
-				    "at each step back), A* having found no plan "
-				    "or only a weighted one", width), cause) != 0) {
+				pstart_add(&starts, g, &p, near ? rp_xasprintf("a "
+				    "beam search over the values held at once (at "
+				    "each step back, half of %d sets of least cost "
+				    "so far and to come, half of least cost to "
+				    "come), A* having found no plan or only a "
+				    "weighted one", width) : rp_xasprintf("a beam "
+				    "search over the values held at once (the %d "
+				    "sets of least cost so far and to come at each "
+				    "step back), A* having found no plan or only a "
+				    "weighted one", width));
+				if (rp_best_offer(&best, prob, &p, rp_xstrdup(
+				    starts.note[starts.n - 1]), cause) != 0) {
 					rc = -1;
 					goto out;
 				}
 				break;
-			} else {
-				rp_seq_destroy(&q);
-				rp_log(ctx, 2, "pebble: beam of %d: %s after %d "
-				    "steps", width, found == 0 ? "every set a dead "
-				    "end" : "stopped", steps);
 			}
+			rp_seq_destroy(&q);
 		}
 	}
-	/* Unless A* found the cheapest plan of its form: the cheapest plan
-	 * that fits, this search's or one of the strategies' run before it,
-	 * searched again window by window in half of the time left. */
+	if (other != NULL)
+		pstart_add(&starts, g, &other->plan, rp_xasprintf("the plan of "
+		    "%s", other->strategy->name));
+	/* Unless A* found the cheapest plan of its form: each plan found
+	 * (pebble's weighted A*'s and beams', and the cheapest of the
+	 * strategies run before it), cheapest first, searched again window
+	 * by window, in half of the time left; an equal share each, what one
+	 * leaves going to the next. Different plans lead the windows to
+	 * different plans. */
 	if (!exact) {
 		double ld = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
 		    rp_now()) / 2 : 0;
-		const struct rp_plan *from = best.have && best.fits ?
-		    &best.plan : NULL;
-		const char *fromname = NULL;
-		struct rp_seq q;
-		int gains;
+		int si, top = -1, gains[PEBBLE_STARTS];
 
-		if (other != NULL && (from == NULL || other->sim.cost <
-		    best.cost)) {
-			from = &other->plan;
-			fromname = other->strategy->name;
+		pstart_sort(&starts);
+		lns_from = starts.n > 0;
+		/* each with the first effort, then the cheapest they gave with
+		 * the efforts after it */
+		for (si = 0; si < starts.n; si++) {
+			double d = ld > 0 ? rp_now() + (ld - rp_now()) /
+			    (starts.n - si + 1) : 0;
+			gains[si] = plns(&ps, &starts.q[si], d, PEBBLE_WINDOW_EXP,
+			    PEBBLE_WINDOW_EXP);
+			rp_log(ctx, 2, "pebble: windows over %s: %d gained",
+			    starts.note[si], gains[si]);
+			if (gains[si] >= 0 && (top < 0 || pseq_cost(g,
+			    &starts.q[si]) < pseq_cost(g, &starts.q[top])))
+				top = si;
 		}
-		memset(&q, 0, sizeof q);
-		for (j = 0; from != NULL && j < from->len; j++)
-			if (from->s[j].op == RP_COMPUTE)
-				rp_seq_push(&q, from->s[j].node);
-		gains = from != NULL ? plns(&ps, &q, ld) : 0;
-		lns_from = from != NULL;
-		rp_log(ctx, 2, "pebble: windows over the plan of %s: %d gained",
-		    fromname != NULL ? fromname : "pebble", gains);
-		if (gains > 0) {
-			struct rp_plan p;
-			char *n1 = fromname != NULL ? rp_xasprintf("the plan of "
-			    "%s, then %d window%s of its steps searched again by "
-			    "A* for a cheaper way through", fromname, gains,
-			    gains == 1 ? "" : "s") : rp_xasprintf("%s, then %d "
-			    "window%s of its steps searched again by A* for a "
-			    "cheaper way through", best.note, gains, gains == 1 ?
-			    "" : "s");
-			rp_plan_init(&p);
-			rp_plan_from_seq(g, q.node, q.len, &p);
-			if (rp_best_offer(&best, prob, &p, n1, cause) != 0) {
-				rp_seq_destroy(&q);
-				rc = -1;
-				goto out;
+		if (top >= 0) {
+			int more = plns(&ps, &starts.q[top], ld,
+			    4 * PEBBLE_WINDOW_EXP, PEBBLE_WINDOW_EXP_LAST);
+			rp_log(ctx, 2, "pebble: windows over %s, with more "
+			    "work: %d gained", starts.note[top], more);
+			if (more > 0)
+				gains[top] += more;
+		}
+		for (si = 0; si < starts.n; si++)
+			if (gains[si] > 0) {
+				struct rp_plan p;
+				rp_plan_init(&p);
+				rp_plan_from_seq(g, starts.q[si].node,
+				    starts.q[si].len, &p);
+				if (rp_best_offer(&best, prob, &p, rp_xasprintf(
+				    "%s, then %d window%s of its steps searched "
+				    "again by A* for a cheaper way through",
+				    starts.note[si], gains[si], gains[si] == 1 ?
+				    "" : "s"), cause) != 0) {
+					rc = -1;
+					goto out;
+				}
 			}
-		}
-		rp_seq_destroy(&q);
 	}
 	if (best.have) {
 		rp_best_take(&best, plan, note);
@@ -1541,19 +1667,27 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		    g->id[fixed], lns_from ? "of the cheapest plan of a strategy "
 		    "run before found no cheaper way through" : "had no plan "
 		    "of a strategy run before that fits to start from");
-	else if (beam_last == 0)
+	else if (beam_last[0] == 0)
 		*note = rp_xasprintf("no plan found: the search ended %s",
 		    astar_timed_out ? "at the time limit" : "at its limit of "
 		    "work");
-	else
+	else {
+		char *nb = beam_last[1] == 0 ? rp_xstrdup("") : rp_xasprintf(
+		    "; of %d to %d sets with half nearest the start, the widest "
+		    "%s", PEBBLE_BEAM_FIRST, beam_last[1], beam_rc[1] == 0 ?
+		    "met only dead ends" : "stopped at its time or at its limit "
+		    "of sets");
 		*note = rp_xasprintf("no plan found: A* ended %s, and beam "
-		    "searches of %d to %d sets found none (the widest %s)",
+		    "searches found none (of %d to %d sets, the widest %s%s)",
 		    astar_timed_out ? "at the time limit" : "at its limit of "
-		    "work", PEBBLE_BEAM_FIRST, beam_last, beam_found == 0 ?
-		    "met only dead ends" : "stopped at half of the time left "
-		    "or at its limit of sets");
+		    "work", PEBBLE_BEAM_FIRST, beam_last[0], beam_rc[0] == 0 ?
+		    "met only dead ends" : "stopped at its time or at its limit "
+		    "of sets", nb);
+		free(nb);
+	}
 out:
 	rp_best_destroy(&best);
+	pstart_free(&starts);
 	free(ps.pb.in);
 	free(ps.pb.in_off);
 	free(ps.pb.scratch);
