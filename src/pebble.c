@@ -1262,6 +1262,51 @@ pwindow(struct psearch *ps, const struct pchain *c, int a, int b,
 	return found;
 }
 
+/* The ancestors of the first k sinks, k = 0..nsink, for pheur. */
+static void
+prest_build(struct psearch *ps)
+{
+	int k, wi;
+
+	for (k = 0; k < ps->nsink; k++)
+		for (wi = 0; wi < ps->words; wi++)
+			ps->rest[(size_t)(k + 1) * ps->words + wi] =
+			    ps->rest[(size_t)k * ps->words + wi] |
+			    ps->anc[(size_t)ps->sinks[k] * ps->words + wi];
+}
+
+/* Puts the sinks in the order of their last computations in q (NULL: in
+ * execution order), the searches to make them so. -1 where q does not
+ * make every sink (the order then that of execution). */
+static int
+psinks_order(struct psearch *ps, const struct rp_seq *q)
+{
+	const struct rp_graph *g = ps->prob->g;
+	int a, w = 0;
+
+	for (a = 0; a < ps->nsink; a++)
+		ps->sinkpos[ps->sinks[a]] = -2;
+	if (q != NULL) {
+		for (a = q->len - 1, w = ps->nsink; a >= 0; a--)
+			if (ps->sinkpos[q->node[a]] == -2)
+				ps->sinkpos[q->node[a]] = --w;
+		if (w == 0) {
+			for (a = 0; a < g->n; a++)
+				if (ps->sinkpos[a] >= 0)
+					ps->sinks[ps->sinkpos[a]] = a;
+			prest_build(ps);
+			return 0;
+		}
+	}
+	for (a = 0, w = 0; a < g->n; a++)
+		if (ps->sinkpos[a] != -1) {
+			ps->sinkpos[a] = w;
+			ps->sinks[w++] = a;
+		}
+	prest_build(ps);
+	return q == NULL ? 0 : -1;
+}
+
 /* Improves the compute sequence q, window by window, until the deadline or
  * until no window up to PEBBLE_WINDOW_LAST steps gains. Returns the
  * windows that did; -1 where q is not a path of the states (q unchanged). */
@@ -1281,19 +1326,10 @@ plns(struct psearch *ps, struct rp_seq *q, double deadline, long e_first,
 	memset(&nq, 0, sizeof nq);
 	ps->wmark = rp_xcalloc((size_t)g->n, sizeof *ps->wmark);
 	ps->wstack = rp_xcalloc((size_t)g->n, sizeof *ps->wstack);
-	/* the sinks in the plan's order (of their last computations) */
-	for (a = 0; a < ps->nsink; a++)
-		ps->sinkpos[ps->sinks[a]] = -2;
-	for (a = q->len - 1, W = ps->nsink; a >= 0; a--)
-		if (ps->sinkpos[q->node[a]] == -2)
-			ps->sinkpos[q->node[a]] = --W;
-	if (W != 0) {
+	if (psinks_order(ps, q) != 0) {
 		gains = -1;	/* a sink never made: not a plan */
 		goto out;
 	}
-	for (a = 0; a < g->n; a++)
-		if (ps->sinkpos[a] >= 0)
-			ps->sinks[ps->sinkpos[a]] = a;
 	if (pchain_build(ps, q->node, q->len, &c) != 0) {
 		gains = -1;
 		goto out;
@@ -1342,12 +1378,7 @@ plns(struct psearch *ps, struct rp_seq *q, double deadline, long e_first,
 				W *= 2;
 		}
 out:
-	/* the sinks back in execution order */
-	for (a = 0, W = 0; a < g->n; a++)
-		if (ps->sinkpos[a] != -1) {
-			ps->sinkpos[a] = W;
-			ps->sinks[W++] = a;
-		}
+	psinks_order(ps, NULL);
 	pchain_free(&c);
 	rp_seq_destroy(&w);
 	rp_seq_destroy(&nq);
@@ -1504,11 +1535,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	ps.imark = rp_xcalloc((size_t)g->n, sizeof *ps.imark);
 	ps.rest = rp_xcalloc((size_t)(ps.nsink + 1) * ps.words,
 	    sizeof *ps.rest);
-	for (k = 0; k < ps.nsink; k++)
-		for (wi = 0; wi < ps.words; wi++)
-			ps.rest[(size_t)(k + 1) * ps.words + wi] =
-			    ps.rest[(size_t)k * ps.words + wi] |
-			    ps.anc[(size_t)ps.sinks[k] * ps.words + wi];
+	prest_build(&ps);
 
 	rp_best_init(&best);
 	memset(&starts, 0, sizeof starts);

@@ -98,10 +98,11 @@ if slow; then
 	fits "layered-250-1 at 70%, pebble's beam and windows" 1.45 \
 	    "$TMP/l250.xml" 70% -s pebble -t 20
 	# The windows over each plan found: at 60% on the 100-node DAG,
-	# the plain beam's plan leads them to 1.76x, weighted A*'s and the
-	# beam's that keeps the sets nearest the start to 1.45-1.49x.
-	fits "layered-100-1 at 60%, pebble's windows over several plans" 1.6 \
-	    "$TMP/l1.xml" 60% -s pebble -t 20
+	# the plain beam's plan leads them to 1.76x (whatever the time),
+	# weighted A*'s and the beam's that keeps the sets nearest the start
+	# to 1.45-1.55x, by how far each gets in its share of the time.
+	fits "layered-100-1 at 60%, pebble's windows over several plans" 1.7 \
+	    "$TMP/l1.xml" 60% -s pebble -t 30
 fi
 
 # Orders of about the same peak need very different recomputation: at
