@@ -663,7 +663,8 @@ static void
 pmark(struct psearch *ps)
 {
 	if (++ps->igen == 0) {
-		memset(ps->imark, 0, (size_t)ps->prob->g->n * sizeof *ps->imark);
+		memset(ps->imark, 0, (size_t)ps->prob->g->n *
+		    sizeof *ps->imark);
 		ps->igen = 1;
 	}
 }
@@ -979,9 +980,9 @@ bbeam_keep(struct bbeam *bm, const int *e, int len, double g, int tr)
  * appended to seq; 0 when every set of a level was a dead end, -1 at the
  * deadline or at the limit of the sets or the trail. *steps: the levels
  * searched. Where `near` is set, half of each level is the sets of least
- * cost so far and to come, the other half those of least cost to come:
- * the nearest to the start, which on tight budgets leads to plans that
- * the other beams do not find (and the windows then improve further). */
+ * cost so far and to come, the other half those of least cost to come
+ * (the nearest to the start): plans of another shape, from which the
+ * windows often go further than from the plain beam's. */
 static int
 psearch_beam(struct psearch *ps, int width, int near, double deadline,
     struct rp_seq *seq, int *steps)
@@ -1079,22 +1080,23 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 			if (pass == 1 && near)
 				qsort(bm.next, (size_t)bm.nnext, sizeof *bm.next,
 				    bstep_near_cmp);
-		for (j = 0; j < bm.nnext && nlev < most; j++) {
-			const struct bstep *st = &bm.next[j];
-			if (st->g != bm.best[st->set])
-				continue;
-			bm.best[st->set] = -INFINITY;	/* taken */
-			if (bm.ntrail >= PEBBLE_BEAM_TRAIL)
-				goto out;
-			rp_grow(&bm.tparent, &bm.ctparent, bm.ntrail + 1,
-			    sizeof *bm.tparent);
-			rp_grow(&bm.top, &bm.ctop, bm.ntrail + 1, sizeof *bm.top);
-			bm.tparent[bm.ntrail] = st->trail;
-			bm.top[bm.ntrail] = st->op;
-			bbeam_keep(&bm, pb->elems + pb->sets[st->set].off,
-			    pb->sets[st->set].len, st->g, bm.ntrail++);
-			nlev++;
-		}
+			for (j = 0; j < bm.nnext && nlev < most; j++) {
+				const struct bstep *st = &bm.next[j];
+				if (st->g != bm.best[st->set])
+					continue;
+				bm.best[st->set] = -INFINITY;	/* taken */
+				if (bm.ntrail >= PEBBLE_BEAM_TRAIL)
+					goto out;
+				rp_grow(&bm.tparent, &bm.ctparent, bm.ntrail + 1,
+				    sizeof *bm.tparent);
+				rp_grow(&bm.top, &bm.ctop, bm.ntrail + 1,
+				    sizeof *bm.top);
+				bm.tparent[bm.ntrail] = st->trail;
+				bm.top[bm.ntrail] = st->op;
+				bbeam_keep(&bm, pb->elems + pb->sets[st->set].off,
+				    pb->sets[st->set].len, st->g, bm.ntrail++);
+				nlev++;
+			}
 		}
 	}
 out:
@@ -1275,9 +1277,9 @@ prest_build(struct psearch *ps)
 			    ps->anc[(size_t)ps->sinks[k] * ps->words + wi];
 }
 
-/* Puts the sinks in the order of their last computations in q (NULL: in
- * execution order), the searches to make them so. -1 where q does not
- * make every sink (the order then that of execution). */
+/* Sets the order in which the searches make the sinks: that of their last
+ * computations in q (NULL: execution order). -1 where q does not make
+ * every sink (the order then that of execution). */
 static int
 psinks_order(struct psearch *ps, const struct rp_seq *q)
 {
