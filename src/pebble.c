@@ -513,8 +513,9 @@ struct psearch {
 	 * than over the whole plan: */
 	int goal_k;		/* sinks done at the goal: nsink for a whole plan */
 	const char *goal_in;	/* the values held at the window's start */
-	unsigned *wmark, wgen;	/* the heuristic's walk in a window */
+	unsigned *wmark, wgen;	/* the closures computed in this window */
 	int *wstack;
+	uint64_t *wclos;	/* each node's closure in the window */
 	unsigned *imark, igen;	/* the values of the set being expanded */
 };
 
@@ -561,46 +562,81 @@ ppop(struct psearch *ps)
 	return top;
 }
 
+/* In a window: the nodes from which a path that passes through nothing its
+ * start holds leads to u, u included, as a bitset; each computed once a
+ * window (ps->wgen: the window's), from those of u's inputs. */
+static const uint64_t *
+pclosure(struct psearch *ps, int u)
+{
+	const struct rp_graph *g = ps->prob->g;
+	const char *held = ps->goal_in;
+	unsigned gen = ps->wgen;
+	int sp = 0, words = ps->words;
+
+	ps->wstack[sp++] = u;
+	while (sp > 0) {
+		int x = ps->wstack[sp - 1], j, ready = 1, wi;
+		uint64_t *c;
+
+		if (ps->wmark[x] == gen) {
+			sp--;
+			continue;
+		}
+		for (j = g->pred_off[x]; j < g->pred_off[x + 1]; j++) {
+			int p = g->pred[j];
+			if (!held[p] && ps->wmark[p] != gen) {
+				ps->wstack[sp++] = p;	/* at most once an edge */
+				ready = 0;
+			}
+		}
+		if (!ready)
+			continue;
+		c = ps->wclos + (size_t)x * words;
+		memset(c, 0, (size_t)words * sizeof *c);
+		c[x / 64] |= 1ULL << (x % 64);
+		for (j = g->pred_off[x]; j < g->pred_off[x + 1]; j++) {
+			int p = g->pred[j];
+			const uint64_t *pc = ps->wclos + (size_t)p * words;
+			if (held[p])
+				continue;
+			for (wi = 0; wi < words; wi++)
+				c[wi] |= pc[wi];
+		}
+		ps->pb.work += g->pred_off[x + 1] - g->pred_off[x];
+		ps->wmark[x] = gen;
+		sp--;
+	}
+	return ps->wclos + (size_t)u * words;
+}
+
 /* In a window: the cost of what must be made within it, every node from
  * which a path that passes through nothing its start holds leads to a
  * value held and not held at the start, or to a sink still to come. */
 static double
 pheur_window(struct psearch *ps, const int *e, int len, int k)
 {
-	const struct rp_graph *g = ps->prob->g;
 	const char *held = ps->goal_in;
-	unsigned gen;
 	double h = 0;
-	int i, sp = 0;
+	int i, wi;
 
-	if (++ps->wgen == 0) {
-		memset(ps->wmark, 0, (size_t)g->n * sizeof *ps->wmark);
-		ps->wgen = 1;
-	}
-	gen = ps->wgen;
+	memset(ps->mask, 0, (size_t)ps->words * sizeof *ps->mask);
 	for (i = 0; i < len; i++)
-		if (!held[e[i]] && ps->wmark[e[i]] != gen) {
-			ps->wmark[e[i]] = gen;
-			ps->wstack[sp++] = e[i];
+		if (!held[e[i]]) {
+			const uint64_t *c = pclosure(ps, e[i]);
+			for (wi = 0; wi < ps->words; wi++)
+				ps->mask[wi] |= c[wi];
 		}
 	for (i = k; i < ps->goal_k; i++) {
-		int v = ps->sinks[ps->nsink - 1 - i];
-		if (ps->wmark[v] != gen) {
-			ps->wmark[v] = gen;
-			ps->wstack[sp++] = v;
-		}
+		const uint64_t *c = pclosure(ps,
+		    ps->sinks[ps->nsink - 1 - i]);
+		for (wi = 0; wi < ps->words; wi++)
+			ps->mask[wi] |= c[wi];
 	}
-	while (sp > 0) {
-		int u = ps->wstack[--sp], j;
-		h += g->cost[u];
-		ps->pb.work += g->pred_off[u + 1] - g->pred_off[u];
-		for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
-			int p = g->pred[j];
-			if (!held[p] && ps->wmark[p] != gen) {
-				ps->wmark[p] = gen;
-				ps->wstack[sp++] = p;
-			}
-		}
+	for (wi = 0; wi < ps->words; wi++) {
+		uint64_t m = ps->mask[wi];
+		const double *t = ps->ctab + (size_t)wi * 8 * 256;
+		for (; m; m >>= 8, t += 256)
+			h += t[m & 255];
 	}
 	return h;
 }
@@ -1248,6 +1284,11 @@ pwindow(struct psearch *ps, const struct pchain *c, int a, int b,
 		held[sa[i]] = 1;
 	ps->goal_k = sa[0];
 	ps->goal_in = held;
+	if (++ps->wgen == 0) {
+		memset(ps->wmark, 0, (size_t)ps->prob->g->n *
+		    sizeof *ps->wmark);
+		ps->wgen = 1;
+	}
 	ps->w = 1;
 	ps->incumbent = was - 1e-9 * was;
 	found = psearch_from(ps, sb, lb, max_exp, deadline, &goal);
@@ -1327,7 +1368,9 @@ plns(struct psearch *ps, struct rp_seq *q, double deadline, long e_first,
 	memset(&w, 0, sizeof w);
 	memset(&nq, 0, sizeof nq);
 	ps->wmark = rp_xcalloc((size_t)g->n, sizeof *ps->wmark);
-	ps->wstack = rp_xcalloc((size_t)g->n, sizeof *ps->wstack);
+	ps->wstack = rp_xcalloc((size_t)g->n + g->pred_off[g->n] + 1,
+	    sizeof *ps->wstack);
+	ps->wclos = rp_xcalloc((size_t)g->n * ps->words, sizeof *ps->wclos);
 	if (psinks_order(ps, q) != 0) {
 		gains = -1;	/* a sink never made: not a plan */
 		goto out;
@@ -1387,8 +1430,10 @@ out:
 	free(held);
 	free(ps->wmark);
 	free(ps->wstack);
+	free(ps->wclos);
 	ps->wmark = NULL;
 	ps->wstack = NULL;
+	ps->wclos = NULL;
 	return gains;
 }
 
