@@ -609,29 +609,23 @@ pclosure(struct psearch *ps, int u)
 	return ps->wclos + (size_t)u * words;
 }
 
-/* In a window: the cost of what must be made within it, every node from
- * which a path that passes through nothing its start holds leads to a
- * value held and not held at the start, or to a sink still to come. */
-static double
-pheur_window(struct psearch *ps, const int *e, int len, int k)
+/* ps->mask |= a */
+static void
+pmask_or(struct psearch *ps, const uint64_t *a)
 {
-	const char *held = ps->goal_in;
-	double h = 0;
-	int i, wi;
+	int wi;
 
-	memset(ps->mask, 0, (size_t)ps->words * sizeof *ps->mask);
-	for (i = 0; i < len; i++)
-		if (!held[e[i]]) {
-			const uint64_t *c = pclosure(ps, e[i]);
-			for (wi = 0; wi < ps->words; wi++)
-				ps->mask[wi] |= c[wi];
-		}
-	for (i = k; i < ps->goal_k; i++) {
-		const uint64_t *c = pclosure(ps,
-		    ps->sinks[ps->nsink - 1 - i]);
-		for (wi = 0; wi < ps->words; wi++)
-			ps->mask[wi] |= c[wi];
-	}
+	for (wi = 0; wi < ps->words; wi++)
+		ps->mask[wi] |= a[wi];
+}
+
+/* The cost of the nodes in ps->mask, by byte lookups. */
+static double
+pmask_cost(const struct psearch *ps)
+{
+	double h = 0;
+	int wi;
+
 	for (wi = 0; wi < ps->words; wi++) {
 		uint64_t m = ps->mask[wi];
 		const double *t = ps->ctab + (size_t)wi * 8 * 256;
@@ -641,31 +635,37 @@ pheur_window(struct psearch *ps, const int *e, int len, int k)
 	return h;
 }
 
+/* In a window: the cost of what must be made within it, every node from
+ * which a path that passes through nothing its start holds leads to a
+ * value held and not held at the start, or to a sink still to come. */
+static double
+pheur_window(struct psearch *ps, const int *e, int len, int k)
+{
+	int i;
+
+	memset(ps->mask, 0, (size_t)ps->words * sizeof *ps->mask);
+	for (i = 0; i < len; i++)
+		if (!ps->goal_in[e[i]])
+			pmask_or(ps, pclosure(ps, e[i]));
+	for (i = k; i < ps->goal_k; i++)
+		pmask_or(ps, pclosure(ps, ps->sinks[ps->nsink - 1 - i]));
+	return pmask_cost(ps);
+}
+
 /* The cost of every ancestor of e[0..len) and of the sinks still to come
  * when k are done (in a window, pheur_window). */
 static double
 pheur(struct psearch *ps, const int *e, int len, int k)
 {
-	const uint64_t *r = ps->rest + (size_t)(ps->nsink - k) * ps->words;
-	double h = 0;
-	int i, wi;
+	int i;
 
 	if (ps->goal_in != NULL)
 		return pheur_window(ps, e, len, k);
-
-	memcpy(ps->mask, r, (size_t)ps->words * sizeof *ps->mask);
-	for (i = 0; i < len; i++) {
-		const uint64_t *a = ps->anc + (size_t)e[i] * ps->words;
-		for (wi = 0; wi < ps->words; wi++)
-			ps->mask[wi] |= a[wi];
-	}
-	for (wi = 0; wi < ps->words; wi++) {
-		uint64_t m = ps->mask[wi];
-		const double *t = ps->ctab + (size_t)wi * 8 * 256;
-		for (; m; m >>= 8, t += 256)
-			h += t[m & 255];
-	}
-	return h;
+	memcpy(ps->mask, ps->rest + (size_t)(ps->nsink - k) * ps->words,
+	    (size_t)ps->words * sizeof *ps->mask);
+	for (i = 0; i < len; i++)
+		pmask_or(ps, ps->anc + (size_t)e[i] * ps->words);
+	return pmask_cost(ps);
 }
 
 /* One step back from the set e[0..n) (smem: the memory of its values)
