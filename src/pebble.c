@@ -694,15 +694,21 @@ pstep(struct psearch *ps, const int *e, int n, int64_t smem, int k, int i,
 	    sink ? g->mem[v] : 0);
 }
 
+/* A new generation *gen of the marks mark[0..n), cleared where it wraps. */
+static void
+pgen_next(unsigned *mark, unsigned *gen, int n)
+{
+	if (++*gen == 0) {
+		memset(mark, 0, (size_t)n * sizeof *mark);
+		*gen = 1;
+	}
+}
+
 /* A new mark for the values of the set about to be expanded. */
 static void
 pmark(struct psearch *ps)
 {
-	if (++ps->igen == 0) {
-		memset(ps->imark, 0, (size_t)ps->prob->g->n *
-		    sizeof *ps->imark);
-		ps->igen = 1;
-	}
+	pgen_next(ps->imark, &ps->igen, ps->prob->g->n);
 }
 
 /* Whether the step that undoes v (-1: the latest sink to come) from a set
@@ -1284,11 +1290,7 @@ pwindow(struct psearch *ps, const struct pchain *c, int a, int b,
 		held[sa[i]] = 1;
 	ps->goal_k = sa[0];
 	ps->goal_in = held;
-	if (++ps->wgen == 0) {
-		memset(ps->wmark, 0, (size_t)ps->prob->g->n *
-		    sizeof *ps->wmark);
-		ps->wgen = 1;
-	}
+	pgen_next(ps->wmark, &ps->wgen, ps->prob->g->n);	/* new closures */
 	ps->w = 1;
 	ps->incumbent = was - 1e-9 * was;
 	found = psearch_from(ps, sb, lb, max_exp, deadline, &goal);
@@ -1440,10 +1442,13 @@ out:
 /* The plans the windows start from: compute sequences, their cost and
  * where they came from. */
 #define PEBBLE_STARTS	4
+struct pstart {
+	struct rp_seq q;
+	double cost;		/* of q, kept up to date */
+	char *note;
+};
 struct pstarts {
-	struct rp_seq q[PEBBLE_STARTS];
-	double cost[PEBBLE_STARTS];
-	char *note[PEBBLE_STARTS];
+	struct pstart s[PEBBLE_STARTS];
 	int n;
 };
 
@@ -1472,7 +1477,7 @@ pstart_add(struct pstarts *st, const struct rp_graph *g,
 		if (plan->s[i].op == RP_COMPUTE)
 			rp_seq_push(&q, plan->s[i].node);
 	for (i = 0; i < st->n; i++)
-		if (st->q[i].len == q.len && memcmp(st->q[i].node, q.node,
+		if (st->s[i].q.len == q.len && memcmp(st->s[i].q.node, q.node,
 		    (size_t)q.len * sizeof *q.node) == 0)
 			break;
 	if (i < st->n || st->n == PEBBLE_STARTS) {
@@ -1480,9 +1485,9 @@ pstart_add(struct pstarts *st, const struct rp_graph *g,
 		free(note);
 		return;
 	}
-	st->q[st->n] = q;
-	st->note[st->n] = note;
-	st->cost[st->n] = pseq_cost(g, &q);
+	st->s[st->n].q = q;
+	st->s[st->n].note = note;
+	st->s[st->n].cost = pseq_cost(g, &q);
 	st->n++;
 }
 
@@ -1493,16 +1498,10 @@ pstart_sort(struct pstarts *st)
 	int i, j;
 
 	for (i = 1; i < st->n; i++)
-		for (j = i; j > 0 && st->cost[j] < st->cost[j - 1]; j--) {
-			struct rp_seq q = st->q[j];
-			double c = st->cost[j];
-			char *n = st->note[j];
-			st->q[j] = st->q[j - 1];
-			st->cost[j] = st->cost[j - 1];
-			st->note[j] = st->note[j - 1];
-			st->q[j - 1] = q;
-			st->cost[j - 1] = c;
-			st->note[j - 1] = n;
+		for (j = i; j > 0 && st->s[j].cost < st->s[j - 1].cost; j--) {
+			struct pstart t = st->s[j];
+			st->s[j] = st->s[j - 1];
+			st->s[j - 1] = t;
 		}
 }
 
@@ -1512,8 +1511,8 @@ pstart_free(struct pstarts *st)
 	int i;
 
 	for (i = 0; i < st->n; i++) {
-		rp_seq_destroy(&st->q[i]);
-		free(st->note[i]);
+		rp_seq_destroy(&st->s[i].q);
+		free(st->s[i].note);
 	}
 }
 
@@ -1670,7 +1669,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 				    "step back), A* having found no plan or only a "
 				    "weighted one", width));
 				if (rp_best_offer(&best, prob, &p, rp_xstrdup(
-				    starts.note[starts.n - 1]), cause) != 0) {
+				    starts.s[starts.n - 1].note), cause) != 0) {
 					rc = -1;
 					goto out;
 				}
@@ -1698,21 +1697,23 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		/* each with the first effort, then the cheapest they gave with
 		 * the efforts after it */
 		for (si = 0; si < starts.n; si++) {
+			struct pstart *s = &starts.s[si];
 			double d = ld > 0 ? rp_now() + (ld - rp_now()) /
 			    (starts.n - si + 1) : 0;
-			gains[si] = plns(&ps, &starts.q[si], d, PEBBLE_WINDOW_EXP,
+			gains[si] = plns(&ps, &s->q, d, PEBBLE_WINDOW_EXP,
 			    PEBBLE_WINDOW_EXP);
+			s->cost = pseq_cost(g, &s->q);
 			rp_log(ctx, 2, "pebble: windows over %s: %d gained",
-			    starts.note[si], gains[si]);
-			if (gains[si] >= 0 && (top < 0 || pseq_cost(g,
-			    &starts.q[si]) < pseq_cost(g, &starts.q[top])))
+			    s->note, gains[si]);
+			if (gains[si] >= 0 && (top < 0 ||
+			    s->cost < starts.s[top].cost))
 				top = si;
 		}
 		if (top >= 0) {
-			int more = plns(&ps, &starts.q[top], ld,
+			int more = plns(&ps, &starts.s[top].q, ld,
 			    4 * PEBBLE_WINDOW_EXP, PEBBLE_WINDOW_EXP_LAST);
 			rp_log(ctx, 2, "pebble: windows over %s, with more "
-			    "work: %d gained", starts.note[top], more);
+			    "work: %d gained", starts.s[top].note, more);
 			if (more > 0)
 				gains[top] += more;
 		}
@@ -1720,12 +1721,12 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			if (gains[si] > 0) {
 				struct rp_plan p;
 				rp_plan_init(&p);
-				rp_plan_from_seq(g, starts.q[si].node,
-				    starts.q[si].len, &p);
+				rp_plan_from_seq(g, starts.s[si].q.node,
+				    starts.s[si].q.len, &p);
 				if (rp_best_offer(&best, prob, &p, rp_xasprintf(
 				    "%s, then %d window%s of its steps searched "
 				    "again by A* for a cheaper way through",
-				    starts.note[si], gains[si], gains[si] == 1 ?
+				    starts.s[si].note, gains[si], gains[si] == 1 ?
 				    "" : "s"), cause) != 0) {
 					rc = -1;
 					goto out;
