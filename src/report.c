@@ -372,11 +372,16 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "plan costs less" : "");
 	}
 	else if (isfinite(lb) && lb > pb->baseline)
+		/* why a finite bound is no promise of a plan: the MILP's LP
+		 * is fractional, a stage bound sees one stage at a time */
 		fprintf(f, "no strategy fits the budget; the lower bound does "
-		    "not say that a plan exists: the LP relaxation may recompute "
-		    "a fraction of a value, which frees a fraction of its "
-		    "inputs, where no plan can (--budget min finds the smallest "
-		    "budget where a strategy fits)\n");
+		    "not say that a plan exists: %s (--budget min finds the "
+		    "smallest budget where a strategy fits)\n", lbst >= 0 ?
+		    "it counts the memory of one stage at a time, where a plan "
+		    "must fit every stage at once, and the recomputations it "
+		    "places after a stage need memory of their own when they run" :
+		    "the LP relaxation may recompute a fraction of a value, "
+		    "which frees a fraction of its inputs, where no plan can");
 	else
 		fprintf(f, "no strategy fits the budget\n");
 	if (isinf(lb))

@@ -147,6 +147,23 @@ the frontier-advancing bound
 $out"
 fi
 
+# Where nothing fits and the bound is a stage's, the report says why the
+# bound promises no plan: it sees one stage at a time (not the fractions
+# of an LP, which was not solved here: its model is too large).
+"$GEN" layered 250 1 >"$TMP/l250.xml"
+out=$("$RP" --graph "$TMP/l250.xml" --budget 60% -s ilp -t 1 2>&1)
+rc=$?
+if [ "$rc" -eq 1 ] && echo "$out" | grep -q "^no strategy fits the budget; \
+the lower bound does not say that a plan exists: it counts the memory of \
+one stage at a time"; then
+	pass "layered-250-1 at 60%: no plan, and the stage bound is said to" \
+	    "promise none"
+else
+	fail "layered-250-1 at 60%: exit $rc, or the report does not say why the
+stage bound promises no plan
+$out"
+fi
+
 # The same plans from run to run.
 for s in chain-dp reorder; do
 	"$RP" --graph "$SRC/graphs/vgg16-b8-s224.xml" --budget 70% -s $s \
