@@ -74,3 +74,29 @@ rp_plan_move(struct rp_plan *dst, struct rp_plan *src)
 	*dst = *src;
 	memset(src, 0, sizeof *src);
 }
+
+int
+rp_plan_frontier_advancing(const struct rp_plan *p, int n)
+{
+	/* stage[v]: the last stage that computed v (stage t ends with node
+	 * t's first computation), -1 before its first */
+	int *stage = rp_xreallocarray(NULL, (size_t)(n > 0 ? n : 1),
+	    sizeof *stage);
+	int next = 0, k, v, fa = 1;
+
+	for (v = 0; v < n; v++)
+		stage[v] = -1;
+	for (k = 0; k < p->len && fa; k++) {
+		if (p->s[k].op != RP_COMPUTE)
+			continue;
+		v = p->s[k].node;
+		if (v < 0 || v >= n || v > next || stage[v] == next)
+			fa = 0;		/* first out of order, or twice */
+		else if (v == next)
+			stage[v] = next++;
+		else
+			stage[v] = next;
+	}
+	free(stage);
+	return fa;
+}

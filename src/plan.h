@@ -29,5 +29,11 @@ void rp_plan_add_free(struct rp_plan *p, int reg);
 void rp_plan_copy(struct rp_plan *dst, const struct rp_plan *src);
 /* Moves src into dst (destroying what dst held); src is left empty. */
 void rp_plan_move(struct rp_plan *dst, struct rp_plan *src);
+/* Whether p, over a graph of n nodes numbered in execution order, is
+ * frontier-advancing (Checkmate's form, which the MILP and the stage
+ * memory bound hold for): each node computed for the first time in
+ * execution order, and between two such first computations (a stage)
+ * no node computed twice. */
+int rp_plan_frontier_advancing(const struct rp_plan *p, int n);
 
 #endif

@@ -362,6 +362,10 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		/* below it (beyond the tolerance): a plan of another form,
 		 * which the bound does not hold for */
 		int below = reached && !rp_stage_bound_reached(c, lb);
+		/* above it, of another form: the bound says nothing of it */
+		int other = !reached && isfinite(lb) && lb > pb->baseline &&
+		    c > pb->baseline && !rp_plan_frontier_advancing(
+		    &res[picked].plan, pb->g->n);
 		fprintf(f, "picked %s: the cheapest plan that fits%s\n",
 		    res[picked].strategy->name, c <= pb->baseline ?
 		    "; it costs the baseline, which no plan beats" : below ?
@@ -369,7 +373,10 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "frontier-advancing plans only: this plan is not one, and "
 		    "no frontier-advancing plan costs as little" : reached ?
 		    "; its cost reaches the lower bound: no frontier-advancing "
-		    "plan costs less" : "");
+		    "plan costs less" : other ? "; it is not a frontier-advancing "
+		    "plan, which the lower bound holds for: a plan of its form "
+		    "may cost less than the bound, so the bound does not say "
+		    "how far this one is from the cheapest" : "");
 	}
 	else if (isfinite(lb) && lb > pb->baseline)
 		/* why a finite bound is no promise of a plan: the MILP's LP

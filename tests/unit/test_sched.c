@@ -48,7 +48,30 @@ main(void)
 		/* Every computation is read, so all 9 stay. */
 		CHECK(s.cost == 9 && s.nrecompute == 5);
 		rp_sim_destroy(&s);
+
+		t_case("the R solver's plans are frontier-advancing, others not");
+		CHECK(rp_plan_frontier_advancing(&p, 4));
 		rp_plan_destroy(&p);
+		{
+			/* 0 twice in stage 2; 1 first before 0; 0 once in each
+			 * of stages 2 and 3 */
+			static const int twice[] = { 0, 1, 0, 0, 2, 3 };
+			static const int early[] = { 1, 0, 2, 3 };
+			static const int fa[] = { 0, 1, 0, 2, 0, 3 };
+			static const struct {
+				const int *q;
+				int len, want;
+			} c[] = { { twice, 6, 0 }, { early, 4, 0 }, { fa, 6, 1 } };
+			for (i = 0; i < 3; i++) {
+				int k;
+				rp_plan_init(&p);
+				for (k = 0; k < c[i].len; k++)
+					rp_plan_add_compute(&p, c[i].q[k], k);
+				CHECK(rp_plan_frontier_advancing(&p, 4) ==
+				    c[i].want);
+				rp_plan_destroy(&p);
+			}
+		}
 		rp_seq_destroy(&seq);
 
 		t_case("R given S: a recompute=false value is never recomputed");
