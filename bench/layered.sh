@@ -4,8 +4,9 @@
 # checkpoint-all peak, every strategy with --time-limit SECONDS (default
 # 60). Prints a Markdown table: each strategy's overhead where it fits
 # ("-" where it does not), the lower bound's ratio to the baseline ("inf":
-# no frontier-advancing plan fits; "-": none), and the best plan's ratio to
-# the bound. Usage: bench/layered.sh [SECONDS [SIZES [PERCENTS]]]
+# no frontier-advancing plan fits; "none fits": the budget is below the
+# smallest any plan could need, and the run was refused; "-": none), and
+# the best plan's ratio to the bound. Usage: bench/layered.sh [SECONDS [SIZES [PERCENTS]]]
 . "$(dirname "$0")/common.sh"
 secs=${1:-60}
 sizes=${2:-100 250 500 1000}
@@ -26,6 +27,13 @@ for n in $sizes; do
 		    >"$tmp/r.csv" 2>/dev/null || true
 		wall=$(($(date +%s) - start))
 		printf '| %s | %s | %s%% |' "$n" "$edges" "$b"
+		if [ ! -s "$tmp/r.csv" ]; then
+			# refused before planning: below the smallest budget
+			# any plan could need, which is proved
+			for s in $strats; do printf ' - |'; done
+			printf ' none fits | - | %s |\n' "$wall"
+			continue
+		fi
 		for s in $strats; do
 			awk -F, -v s="$s" '$1 == s {
 			    printf " %s |", $2 == "fits" ? sprintf("%.3f", $4) : "-" }' \
