@@ -276,6 +276,10 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 			    pb->baseline : NAN);
 			fprintf(f, ",\"peak\":%lld,\"recomputes\":%d",
 			    (long long)r->sim.peak, r->sim.nrecompute);
+			/* whether the bound holds for this plan's form */
+			fprintf(f, ",\"frontier_advancing\":%s",
+			    rp_plan_frontier_advancing(&r->plan, pb->g->n) ?
+			    "true" : "false");
 		}
 		fprintf(f, ",\"time_s\":%.6f,\"note\":", r->seconds);
 		json_str_or_null(f, r->note);
