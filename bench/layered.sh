@@ -6,7 +6,9 @@
 # ("-" where it does not), the lower bound's ratio to the baseline ("inf":
 # no frontier-advancing plan fits; "none fits": the budget is below the
 # smallest any plan could need, and the run was refused; "-": none), and
-# the best plan's ratio to the bound. Usage: bench/layered.sh [SECONDS [SIZES [PERCENTS]]]
+# the best plan's ratio to the bound ("*": the best plan is not
+# frontier-advancing, and the bound, which holds for those only, does
+# not bound it). Usage: bench/layered.sh [SECONDS [SIZES [PERCENTS]]]
 . "$(dirname "$0")/common.sh"
 secs=${1:-60}
 sizes=${2:-100 250 500 1000}
@@ -42,14 +44,14 @@ for n in $sizes; do
 		awk -F, -v wall="$wall" '
 		    $1 != "strategy" && $1 != "lower bound" && $4 > 0 { base = $3 / $4 }
 		    $1 != "strategy" && $1 != "lower bound" && $2 == "fits" &&
-		        (best == "" || $3 + 0 < best) { best = $3 + 0 }
+		        (best == "" || $3 + 0 < best) { best = $3 + 0; fa = $NF }
 		    $1 == "lower bound" { lb = $2 == "infeasible" ? "inf" : $3 }
 		    END {
 		        if (lb == "") printf " - |"
 		        else if (lb == "inf") printf " inf |"
 		        else printf " %.3f |", (base > 0 ? lb / base : 0)
 		        if (best != "" && lb != "" && lb != "inf")
-		            printf " %.3f |", best / lb
+		            printf " %.3f%s |", best / lb, fa == "no" ? "*" : ""
 		        else printf " - |"
 		        printf " %s |\n", wall
 		    }' "$tmp/r.csv"

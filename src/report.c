@@ -214,7 +214,8 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	int i, ratio = isfinite(lb);
 
 	fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
-	    "recomputes,time_s,picked,note,vs_lower_bound\n");
+	    "recomputes,time_s,picked,note,vs_lower_bound,"
+	    "frontier_advancing\n");
 	for (i = 0; i < n; i++) {
 		const struct rp_result *r = &res[i];
 		fprintf(f, "%s,%s,", r->strategy->name, rp_status_name(r->status));
@@ -231,11 +232,14 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fputc(',', f);
 		if (r->status == RP_FITS && ratio && lb > 0)
 			fprintf(f, "%.6f", r->sim.cost / lb);
-		fputc('\n', f);
+		/* whether the bound holds for this plan's form */
+		fprintf(f, ",%s\n", !r->has_plan ? "" :
+		    rp_plan_frontier_advancing(&r->plan, pb->g->n) ? "yes" :
+		    "no");
 	}
 	if (isinf(lb))
 		fprintf(f, "lower bound,infeasible,,,,%lld,,,no,"
-		    "no frontier-advancing plan fits,\n", (long long)pb->budget);
+		    "no frontier-advancing plan fits,,\n", (long long)pb->budget);
 	else if (!isnan(lb) && lbst >= 0) {
 		char *w = rp_xasprintf("frontier-advancing plans (the memory of "
 		    "stage '%s'%s)", pb->g->id[lbst], b->lp == 2 ? ", by a MILP" :
@@ -243,10 +247,10 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "lower bound,bound,%.10g,,,%lld,,,no,", lb,
 		    (long long)pb->budget);
 		csv_str(f, w);
-		fprintf(f, ",\n");
+		fprintf(f, ",,\n");
 		free(w);
 	} else if (!isnan(lb))
-		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,%s,\n", lb, "",
+		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,%s,,\n", lb, "",
 		    (long long)pb->budget, lb <= pb->baseline ?
 		    "every plan (the baseline)" : "frontier-advancing plans");
 }
