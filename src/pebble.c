@@ -517,6 +517,15 @@ struct psearch {
 	int *wstack;
 	uint64_t *wclos;	/* each node's closure in the window */
 	unsigned *imark, igen;	/* the values of the set being expanded */
+	/* The heuristic of the sets one step back from the set being
+	 * expanded (pheur_next): the unions of its values' ancestors (in a
+	 * window, closures) before and after each of them, and of the sinks
+	 * still to come, built at the first set that needs them. */
+	int xon;		/* 0: none (pheur from scratch) */
+	int *xe, cxe;		/* a copy of the set being expanded */
+	int xn, xk, xi, xready;	/* its length, sinks done; the value undone */
+	uint64_t *pre, *suf, *sk;	/* (xn + 1) * words each; sk: 2 */
+	int cpre, csuf;
 };
 
 static int
@@ -668,6 +677,94 @@ pheur(struct psearch *ps, const int *e, int len, int k)
 	return pmask_cost(ps);
 }
 
+/* What value x adds to the heuristic's union: its ancestors, in a window
+ * its closure (nothing where the window's start holds it). */
+static const uint64_t *
+pheur_of(struct psearch *ps, int x)
+{
+	if (ps->goal_in == NULL)
+		return ps->anc + (size_t)x * ps->words;
+	return ps->goal_in[x] ? NULL : pclosure(ps, x);
+}
+
+/* The union of the sinks' part of the heuristic when k are done (pheur,
+ * pheur_window) into out. */
+static void
+pheur_sinks(struct psearch *ps, int k, uint64_t *out)
+{
+	int i, wi;
+
+	if (ps->goal_in == NULL) {
+		memcpy(out, ps->rest + (size_t)(ps->nsink - k) * ps->words,
+		    (size_t)ps->words * sizeof *out);
+		return;
+	}
+	memset(out, 0, (size_t)ps->words * sizeof *out);
+	for (i = k; i < ps->goal_k; i++) {
+		const uint64_t *c = pclosure(ps, ps->sinks[ps->nsink - 1 - i]);
+		for (wi = 0; wi < ps->words; wi++)
+			out[wi] |= c[wi];
+	}
+}
+
+/* The sets one step back from e[0..n) (k sinks done, its values marked by
+ * pmark) are about to be offered: pheur_next then gives their heuristic. */
+static void
+pheur_expand(struct psearch *ps, const int *e, int n, int k)
+{
+	rp_grow(&ps->xe, &ps->cxe, n + 1, sizeof *ps->xe);
+	memcpy(ps->xe, e, (size_t)n * sizeof *e);
+	ps->xon = 1;
+	ps->xn = n;
+	ps->xk = k;
+	ps->xready = 0;
+}
+
+/* pheur of e2[0..n2) (k2 sinks done), a set one step back from the set
+ * being expanded (pheur_expand): the step undid its value i (i == xn: made
+ * the next sink), so that e2 holds every other value of it and the
+ * step's inputs. The same union as pheur's, in O(words) and the values new
+ * to e2, rather than O(n2 * words): the unions before and after each value
+ * are built once for the set, at the first of its sets that needs them. */
+static double
+pheur_next(struct psearch *ps, int i, const int *e2, int n2, int k2)
+{
+	int W = ps->words, n = ps->xn, j, wi;
+	const uint64_t *a, *b, *c;
+	if (!ps->xready) {
+		rp_grow(&ps->pre, &ps->cpre, (n + 1) * W, sizeof *ps->pre);
+		rp_grow(&ps->suf, &ps->csuf, (n + 1) * W, sizeof *ps->suf);
+		memset(ps->pre, 0, (size_t)W * sizeof *ps->pre);
+		memset(ps->suf + (size_t)n * W, 0, (size_t)W * sizeof *ps->suf);
+		for (j = 0; j < n; j++) {
+			uint64_t *p = ps->pre + (size_t)(j + 1) * W;
+			c = pheur_of(ps, ps->xe[j]);
+			for (wi = 0; wi < W; wi++)
+				p[wi] = p[wi - W] | (c != NULL ? c[wi] : 0);
+		}
+		for (j = n - 1; j >= 0; j--) {
+			uint64_t *p = ps->suf + (size_t)j * W;
+			c = pheur_of(ps, ps->xe[j]);
+			for (wi = 0; wi < W; wi++)
+				p[wi] = p[wi + W] | (c != NULL ? c[wi] : 0);
+		}
+		pheur_sinks(ps, ps->xk, ps->sk);
+		if (ps->xk < ps->goal_k)
+			pheur_sinks(ps, ps->xk + 1, ps->sk + W);
+		ps->xready = 1;
+	}
+	a = ps->pre + (size_t)i * W;
+	b = i < n ? ps->suf + (size_t)(i + 1) * W : NULL;
+	c = ps->sk + (k2 == ps->xk ? 0 : W);
+	for (wi = 0; wi < W; wi++)
+		ps->mask[wi] = a[wi] | (b != NULL ? b[wi] : 0) | c[wi];
+	for (j = 0; j < n2; j++)
+		if (ps->imark[e2[j]] != ps->igen &&
+		    (c = pheur_of(ps, e2[j])) != NULL)
+			pmask_or(ps, c);
+	return pmask_cost(ps);
+}
+
 /* One step back from the set e[0..n) (smem: the memory of its values)
  * with k sinks done: undoing e[i], the value made last, or for i == n the
  * latest sink still to come. Writes the set before the step to
@@ -757,7 +854,8 @@ poffer(struct psearch *ps, const int *e, int len, double g, int parent,
 	}
 	if (g >= ps->st[s].g || ps->st[s].closed)
 		return 0;
-	h = pheur(ps, e + 1, len - 1, e[0]);
+	h = ps->xon ? pheur_next(ps, ps->xi, e + 1, len - 1, e[0]) :
+	    pheur(ps, e + 1, len - 1, e[0]);
 	if (g + h >= ps->incumbent)
 		return 0;
 	ps->st[s].g = g;
@@ -815,6 +913,7 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 	}
 	for (i = 1; i < len; i++)
 		need = sadd(need, g->mem[start[i]]);
+	ps->xon = 0;
 	if (need > prob->budget || poffer(ps, start, len, 0, -1, -1) != 0)
 		return 0;
 	while (ps->nheap > 0) {
@@ -843,6 +942,7 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 			smem = sadd(smem, g->mem[x]);
 			ps->imark[x] = ps->igen;
 		}
+		pheur_expand(ps, pb->elems + pb->sets[s].off + 1, len - 1, k);
 		/* undo the value made last, or the latest sink to come; never
 		 * a recompute=false value (in a window, where it is held at
 		 * the start; each sink is made once) */
@@ -862,10 +962,14 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 				break;
 			if (step > prob->budget)
 				continue;
+			ps->xi = i;
 			if (poffer(ps, pb->scratch, out, gs + g->cost[node], s,
-			    node) != 0)
+			    node) != 0) {
+				ps->xon = 0;
 				return 0;
+			}
 		}
+		ps->xon = 0;
 	}
 	return 0;
 }
@@ -1076,6 +1180,7 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 				smem = sadd(smem, g->mem[e[i]]);
 				ps->imark[e[i]] = ps->igen;
 			}
+			pheur_expand(ps, e, n, k);
 			for (i = 0; i <= n; i++) {
 				int node, out, s, isnew;
 				int64_t step;
@@ -1100,8 +1205,8 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 				rp_grow(&bm.next, &bm.cnext, bm.nnext + 1,
 				    sizeof *bm.next);
 				bm.next[bm.nnext].g = gg;
-				bm.next[bm.nnext].h = pheur(ps, pb->scratch + 1,
-				    out - 1, pb->scratch[0]);
+				bm.next[bm.nnext].h = pheur_next(ps, i,
+				    pb->scratch + 1, out - 1, pb->scratch[0]);
 				bm.next[bm.nnext].f = gg + ps->w *
 				    bm.next[bm.nnext].h;
 				bm.next[bm.nnext].set = s;
@@ -1552,6 +1657,7 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	ps.words = (g->n + 63) / 64;
 	ps.anc = rp_xcalloc((size_t)g->n * ps.words, sizeof *ps.anc);
 	ps.mask = rp_xcalloc((size_t)ps.words, sizeof *ps.mask);
+	ps.sk = rp_xcalloc((size_t)ps.words * 2, sizeof *ps.sk);
 	/* each byte of a mask, looked up: the cost of its nodes */
 	ps.ctab = rp_xcalloc((size_t)ps.words * 8 * 256, sizeof *ps.ctab);
 	for (j = 0; j < ps.words * 8; j++) {
@@ -1774,6 +1880,10 @@ out:
 	free(ps.anc);
 	free(ps.rest);
 	free(ps.mask);
+	free(ps.sk);
+	free(ps.pre);
+	free(ps.suf);
+	free(ps.xe);
 	free(ps.ctab);
 	free(ps.sinks);
 	free(ps.sinkpos);
