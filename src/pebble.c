@@ -1547,6 +1547,9 @@ out:
 /* The plans the windows start from: compute sequences, their cost and
  * where they came from. */
 #define PEBBLE_STARTS	4
+/* The share of the time left after the beams that the fill pass
+ * (rp_polish) keeps: the windows have the rest. */
+#define PEBBLE_FILL_SHARE	0.1
 struct pstart {
 	struct rp_seq q;
 	double cost;		/* of q, kept up to date */
@@ -1790,12 +1793,15 @@ pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	/* Unless A* found the cheapest plan of its form: each plan found
 	 * (pebble's weighted A*'s and beams', and the cheapest of the
 	 * strategies run before it), cheapest first, searched again window
-	 * by window, in half of the time left; an equal share each, what one
-	 * leaves going to the next. Different plans lead the windows to
-	 * different plans. */
+	 * by window, in all of the time left but the fill pass's share
+	 * (PEBBLE_FILL_SHARE); an equal share each, what one leaves going to
+	 * the next. Different plans lead the windows to different plans.
+	 * Windows that stop gaining end before their deadline; where they
+	 * still gain, the time is theirs: the strategies after pebble have
+	 * their own share of the run (rp_run_strategies). */
 	if (!exact) {
 		double ld = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
-		    rp_now()) / 2 : 0;
+		    rp_now()) * (1 - PEBBLE_FILL_SHARE) : 0;
 		int si, top = -1, gains[PEBBLE_STARTS];
 
 		pstart_sort(&starts);
