@@ -246,13 +246,21 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
  * or -1 with *cause. */
 static int
 search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
-    double deadline, struct rp_best *best, char **cause)
+    double started, double deadline, struct rp_best *best, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	struct mover m;
 	int *order = rp_xmalloc(sizeof *order * (size_t)(g->n ? g->n : 1));
 	int evals = 0, since = 0, kept = 0, rc = 0, improved = 0, cut = 0, e;
+	int idle = 0;
 	char *from = rp_xstrdup(best->note != NULL ? best->note : "-");
+	/* Where the deadline would end the search before its patience
+	 * does (its end then depends on the clock anyway: on large graphs,
+	 * where each move is a run of peak-split), a search that has kept no
+	 * move for as long as the plans it starts from took ends there, its
+	 * time going to the strategies after it. Elsewhere it ends by its
+	 * counts, the same from run to run. */
+	double t1 = rp_now(), before = t1 - started, last = t1;
 
 	first_order(&best->plan, g->n, order);
 	mover_init(&m, g, order, ctx->opt != NULL ? ctx->opt->seed : 1);
@@ -268,6 +276,16 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		if (deadline > 0 && rp_now() >= deadline) {
 			cut = 1;
 			break;
+		}
+		if (deadline > 0 && evals > 0 && rp_now() - last > before) {
+			int left = SEARCH_PATIENCE - since;
+			double per = (rp_now() - t1) / evals;
+			if (SEARCH_MAX - evals < left)
+				left = SEARCH_MAX - evals;
+			if (rp_now() + left * per > deadline) {
+				idle = 1;
+				break;
+			}
 		}
 		if (mover_propose(&m) != 0)
 			break;		/* (almost) no node can move */
@@ -295,6 +313,7 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		}
 		mover_accept(&m);
 		kept++;
+		last = rp_now();
 		if (cost == best->cost && peak == best->peak) {
 			rp_plan_destroy(&pl);	/* a plateau: nothing new */
 			free(pn);
@@ -321,7 +340,8 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	rp_log(ctx, 1, "reorder: order search: %d moves tried, %d kept%s%s",
 	    evals, kept, improved ? ", a better plan" : "",
-	    cut ? " (stopped at the deadline)" : "");
+	    cut ? " (stopped at the deadline)" : idle ? " (stopped: none kept "
+	    "for as long as the plans before it took)" : "");
 	free(from);
 	mover_destroy(&m);
 	return rc;
@@ -346,10 +366,12 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	int *orders = rp_xmalloc(sizeof *orders * sz * RP_ORDER_MAX);
 	int rules[RP_ORDER_MAX], no, j, k, rc = -1, cut = 0;
 	int64_t peaks[RP_ORDER_MAX];
+	double t0;
 
 	(void)bound;
 	rp_best_init(&best);
 	memset(os, 0, sizeof os);
+	t0 = rp_now();
 	no = rp_order_memory_many(g, ctx->deadline, ctx->opt != NULL ?
 	    ctx->opt->seed : 1, RP_ORDER_MAX, orders, rules, peaks);
 	if (no < 0) {
@@ -421,7 +443,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		}
 done:
 	if (!cut && best.fits && best.cost > pb->baseline &&
-	    search_orders(pb, ctx, ctx->deadline > 0 ? ctx->deadline :
+	    search_orders(pb, ctx, t0, ctx->deadline > 0 ? ctx->deadline :
 	    rp_now() + RP_SOLVER_DEFAULT_SECONDS, &best, cause) != 0)
 		goto out;
 	if (!best.fits && best.note != NULL) {
