@@ -242,8 +242,9 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
  * their checkpoint-all peak, but below that peak the recomputation they
  * need differs widely, and small moves (where a copy or a pooling index
  * is made, which of two branches goes first) change it. Cheaper plans go
- * to best. Seeded, and bounded by work as well as by deadline. Returns 0,
- * or -1 with *cause. */
+ * to best. Seeded, and bounded by work as well as by deadline (and,
+ * where the deadline comes first, by the time it goes without keeping a
+ * move; started: when reorder began). Returns 0, or -1 with *cause. */
 static int
 search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
     double started, double deadline, struct rp_best *best, char **cause)
