@@ -644,39 +644,6 @@ pmask_cost(const struct psearch *ps)
 	return h;
 }
 
-/* In a window: the cost of what must be made within it, every node from
- * which a path that passes through nothing its start holds leads to a
- * value held and not held at the start, or to a sink still to come. */
-static double
-pheur_window(struct psearch *ps, const int *e, int len, int k)
-{
-	int i;
-
-	memset(ps->mask, 0, (size_t)ps->words * sizeof *ps->mask);
-	for (i = 0; i < len; i++)
-		if (!ps->goal_in[e[i]])
-			pmask_or(ps, pclosure(ps, e[i]));
-	for (i = k; i < ps->goal_k; i++)
-		pmask_or(ps, pclosure(ps, ps->sinks[ps->nsink - 1 - i]));
-	return pmask_cost(ps);
-}
-
-/* The cost of every ancestor of e[0..len) and of the sinks still to come
- * when k are done (in a window, pheur_window). */
-static double
-pheur(struct psearch *ps, const int *e, int len, int k)
-{
-	int i;
-
-	if (ps->goal_in != NULL)
-		return pheur_window(ps, e, len, k);
-	memcpy(ps->mask, ps->rest + (size_t)(ps->nsink - k) * ps->words,
-	    (size_t)ps->words * sizeof *ps->mask);
-	for (i = 0; i < len; i++)
-		pmask_or(ps, ps->anc + (size_t)e[i] * ps->words);
-	return pmask_cost(ps);
-}
-
 /* What value x adds to the heuristic's union: its ancestors, in a window
  * its closure (nothing where the window's start holds it). */
 static const uint64_t *
@@ -687,8 +654,8 @@ pheur_of(struct psearch *ps, int x)
 	return ps->goal_in[x] ? NULL : pclosure(ps, x);
 }
 
-/* The union of the sinks' part of the heuristic when k are done (pheur,
- * pheur_window) into out. */
+/* The union of the sinks' part of the heuristic when k are done (pheur)
+ * into out. */
 static void
 pheur_sinks(struct psearch *ps, int k, uint64_t *out)
 {
@@ -705,6 +672,24 @@ pheur_sinks(struct psearch *ps, int k, uint64_t *out)
 		for (wi = 0; wi < ps->words; wi++)
 			out[wi] |= c[wi];
 	}
+}
+
+/* The cost of every ancestor of e[0..len) and of the sinks still to come
+ * when k are done; in a window, of what must be made within it: every
+ * node from which a path that passes through nothing its start holds
+ * leads to a value held and not held at the start, or to a sink still
+ * to come. */
+static double
+pheur(struct psearch *ps, const int *e, int len, int k)
+{
+	const uint64_t *c;
+	int i;
+
+	pheur_sinks(ps, k, ps->mask);
+	for (i = 0; i < len; i++)
+		if ((c = pheur_of(ps, e[i])) != NULL)
+			pmask_or(ps, c);
+	return pmask_cost(ps);
 }
 
 /* The sets one step back from e[0..n) (k sinks done, its values marked by
@@ -731,6 +716,7 @@ pheur_next(struct psearch *ps, int i, const int *e2, int n2, int k2)
 {
 	int W = ps->words, n = ps->xn, j, wi;
 	const uint64_t *a, *b, *c;
+
 	if (!ps->xready) {
 		rp_grow(&ps->pre, &ps->cpre, (n + 1) * W, sizeof *ps->pre);
 		rp_grow(&ps->suf, &ps->csuf, (n + 1) * W, sizeof *ps->suf);
