@@ -1,6 +1,7 @@
 /* sched.c: the R-given-S solver and plan generation. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +29,6 @@ cmp_retain(const void *a, const void *b)
 	if (x->node != y->node)
 		return (x->node > y->node) - (x->node < y->node);
 	return (x->from > y->from) - (x->from < y->from);
-}
-
-static int
-cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
 }
 
 /* Sorts, clamps to lower-triangular form and merges overlapping or adjacent
@@ -102,8 +96,9 @@ int
 rp_solve_r_max(const struct rp_graph *g, struct rp_retain *s, int ns,
     struct rp_seq *out, long max, double deadline)
 {
-	int n = g->n, t, i, j, k, sp, nmark, rc = 0;
+	int n = g->n, t, i, j, k, sp, nmark, lo, hi, w, rc = 0;
 	int *soff, *sidx, *eoff, *eidx;
+	uint64_t *bits = rp_xcalloc((size_t)n / 64 + 1, sizeof *bits);
 	unsigned char *res = rp_xcalloc((size_t)n, 1);
 	int *mark = rp_xmalloc(sizeof *mark * (size_t)n);
 	int *stack = rp_xmalloc(sizeof *stack * (size_t)n);
@@ -158,9 +153,34 @@ rp_solve_r_max(const struct rp_graph *g, struct rp_retain *s, int ns,
 			rc = -1;	/* longer, or later, than the caller wants */
 			break;
 		}
-		qsort(marked, (size_t)nmark, sizeof *marked, cmp_int);
-		for (i = 0; i < nmark; i++)
-			rp_seq_push(out, marked[i]);
+		/* In node order; where the range of the nodes marked is
+		 * short beside their count, their bits are read out instead
+		 * of sorted (a stage that recomputes much of what came before
+		 * it). */
+		lo = hi = t;
+		for (i = 0; i < nmark; i++) {
+			if (marked[i] < lo)
+				lo = marked[i];
+			if (marked[i] > hi)
+				hi = marked[i];
+		}
+		rp_grow(&out->node, &out->cap, out->len + nmark,
+		    sizeof *out->node);
+		if (nmark > 16 && (hi - lo) / 64 < 4 * nmark) {
+			for (i = 0; i < nmark; i++)
+				bits[marked[i] / 64] |= 1ULL << (marked[i] % 64);
+			for (w = lo / 64; w <= hi / 64; w++)
+				while (bits[w] != 0) {
+					out->node[out->len++] = w * 64 +
+					    __builtin_ctzll(bits[w]);
+					bits[w] &= bits[w] - 1;
+				}
+		} else {
+			rp_sort_ints(marked, nmark);
+			memcpy(out->node + out->len, marked,
+			    sizeof *marked * (size_t)nmark);
+			out->len += nmark;
+		}
 	}
 	free(soff);
 	free(sidx);
@@ -170,6 +190,7 @@ rp_solve_r_max(const struct rp_graph *g, struct rp_retain *s, int ns,
 	free(mark);
 	free(stack);
 	free(marked);
+	free(bits);
 	return rc;
 }
 

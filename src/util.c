@@ -135,6 +135,95 @@ rp_grow(void *arr, int *cap, int need, size_t sz)
 	*cap = c;
 }
 
+static void
+sift_down(int *a, int root, int n)
+{
+	int c, t;
+
+	while ((c = 2 * root + 1) < n) {
+		if (c + 1 < n && a[c + 1] > a[c])
+			c++;
+		if (a[root] >= a[c])
+			return;
+		t = a[root];
+		a[root] = a[c];
+		a[c] = t;
+		root = c;
+	}
+}
+
+/* Quicksort on the median of three, insertion sort for short runs, and
+ * heapsort where the partitions keep coming out lopsided (introsort): the
+ * smaller side is sorted first by recursion, so the stack stays O(log n). */
+static void
+sort_ints(int *a, int n, int depth)
+{
+	int i, j, p, t;
+
+	while (n > 16) {
+		if (depth-- == 0) {
+			for (i = n / 2 - 1; i >= 0; i--)
+				sift_down(a, i, n);
+			for (i = n - 1; i > 0; i--) {
+				t = a[0];
+				a[0] = a[i];
+				a[i] = t;
+				sift_down(a, 0, i);
+			}
+			return;
+		}
+		/* a[0] <= a[n/2] <= a[n-1], then the median to a[1] as the
+		 * pivot, with a[0] and a[n-1] as the partition's sentinels */
+		if (a[n / 2] < a[0]) { t = a[0]; a[0] = a[n / 2]; a[n / 2] = t; }
+		if (a[n - 1] < a[0]) { t = a[0]; a[0] = a[n - 1]; a[n - 1] = t; }
+		if (a[n - 1] < a[n / 2]) {
+			t = a[n / 2]; a[n / 2] = a[n - 1]; a[n - 1] = t;
+		}
+		t = a[1]; a[1] = a[n / 2]; a[n / 2] = t;
+		p = a[1];
+		i = 1;
+		j = n - 1;
+		for (;;) {
+			while (a[++i] < p)
+				;
+			while (a[--j] > p)
+				;
+			if (i >= j)
+				break;
+			t = a[i];
+			a[i] = a[j];
+			a[j] = t;
+		}
+		a[1] = a[j];
+		a[j] = p;
+		/* a[0..j) <= p <= a[j+1..n) */
+		if (j < n - 1 - j) {
+			sort_ints(a, j, depth);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sort_ints(a + j + 1, n - 1 - j, depth);
+			n = j;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		t = a[i];
+		for (j = i; j > 0 && a[j - 1] > t; j--)
+			a[j] = a[j - 1];
+		a[j] = t;
+	}
+}
+
+void
+rp_sort_ints(int *a, int n)
+{
+	int depth = 0, k;
+
+	for (k = n; k > 1; k >>= 1)
+		depth += 2;
+	sort_ints(a, n, depth);
+}
+
 /* GLPK allocates and frees its working arrays at every node LP and every
  * strong-branching probe of its branch and bound (a copy of the whole
  * problem each). With glibc's defaults the freed top of the heap goes back

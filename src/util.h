@@ -24,6 +24,11 @@ char *rp_oneline(char *s);
 /* Grows *arr (element size sz) so that it holds at least need elements. */
 void rp_grow(void *arr, int *cap, int need, size_t sz);
 
+/* Sorts a[0..n) ascending, in place: qsort's result without its calls
+ * through a pointer for each comparison (plans are built from sorted
+ * stages many times a second). O(n log n) at worst. */
+void rp_sort_ints(int *a, int n);
+
 /* The next number of the splitmix64 sequence at *state, as a double in
  * [0, 1) from its top 53 bits: reproducible for a given seed, the same on
  * every platform. */

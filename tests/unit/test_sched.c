@@ -10,6 +10,14 @@
 #include "sim.h"
 #include "strategy.h"
 #include "t.h"
+#include "util.h"
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
 
 /* Runs strategy name on g at budget; returns the simulated figures. */
 static void
@@ -152,6 +160,26 @@ main(void)
 			rp_result_destroy(&r);
 			rp_graph_free(g);
 		}
+	}
+	t_case("rp_sort_ints sorts as qsort does: random, sorted, reversed, "
+	    "few distinct values, every length to 300");
+	{
+		static int a[300], b[300];
+		uint64_t st = 42;
+		int len, kind, k, bad = 0;
+		for (kind = 0; kind < 4; kind++)
+			for (len = 0; len <= 300; len++) {
+				for (k = 0; k < len; k++) {
+					int x = (int)(rp_random_unit(&st) * 1e6);
+					a[k] = kind == 0 ? x : kind == 1 ? k :
+					    kind == 2 ? len - k : x % 3;
+				}
+				memcpy(b, a, sizeof a);
+				rp_sort_ints(a, len);
+				qsort(b, (size_t)len, sizeof *b, cmp_int);
+				bad += memcmp(a, b, sizeof *a * (size_t)len) != 0;
+			}
+		CHECK(bad == 0);
 	}
 	return t_done("test_sched");
 }
