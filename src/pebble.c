@@ -918,24 +918,31 @@ pgoal(const struct psearch *ps, int s)
 	return 1;
 }
 
+/* The elements that a batch of psuccessors holds (4 MiB): sets can hold
+ * thousands of values, and a set as many steps back. */
+#define PEBBLE_SUCC_ELEMS	(1L << 20)
+
 /* The sets one step back from the set e[0..n) (k sinks done, smem the
  * memory of its values, which pmark has marked) whose step fits the
  * budget: undoing the value made last, or making the latest sink to come;
  * never undoing a recompute=false value (in a window, where it is held
  * at the start; each sink is made once). Into ps->succ[0..return), their
- * elements in ps->sbuf, in the order of the values undone. All are built
- * before any is looked up, and the table's slot for each is fetched
- * meanwhile: the lookups then find them in the cache (a fifth of the
- * searches' time went to waiting for those slots one at a time). */
+ * elements in ps->sbuf, in the order of the values undone, from value
+ * *from on, as many as PEBBLE_SUCC_ELEMS elements hold (one at least);
+ * *from: where the next batch starts, -1 after the last. All of a batch
+ * are built before any is looked up, and the table's slot for each is
+ * fetched meanwhile: the lookups then find them in the cache (a fifth of
+ * the searches' time went to waiting for those slots one at a time). */
 static int
-psuccessors(struct psearch *ps, const int *e, int n, int64_t smem, int k)
+psuccessors(struct psearch *ps, const int *e, int n, int64_t smem, int k,
+    int *from)
 {
 	const struct rp_graph *g = ps->prob->g;
 	struct pebble *pb = &ps->pb;
 	long used = 0;
 	int i, nsucc = 0;
 
-	for (i = 0; i <= n; i++) {
+	for (i = *from, *from = -1; i <= n; i++) {
 		int node, out;
 		int64_t step;
 		struct psucc *sc;
@@ -949,6 +956,10 @@ psuccessors(struct psearch *ps, const int *e, int n, int64_t smem, int k)
 			break;
 		if (step > ps->prob->budget)
 			continue;
+		if (nsucc > 0 && used + out > PEBBLE_SUCC_ELEMS) {
+			*from = i;	/* pb->scratch is made again then */
+			break;
+		}
 		if (used + out > ps->csbuf) {
 			ps->csbuf = 2 * (used + out);
 			ps->sbuf = rp_xreallocarray(ps->sbuf, (size_t)ps->csbuf,
@@ -982,7 +993,7 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 	struct pebble *pb = &ps->pb;
 	int64_t need = g->fixed_mem;
 	long exp = 0;
-	int i, nsucc;
+	int i, nsucc, from;
 
 	pb->nsets = 0;
 	pb->nelems = 0;
@@ -1023,15 +1034,18 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 			ps->imark[x] = ps->igen;
 		}
 		pheur_expand(ps, pb->elems + pb->sets[s].off + 1, len - 1, k);
-		nsucc = psuccessors(ps, pb->elems + pb->sets[s].off + 1,
-		    len - 1, smem, k);
-		for (i = 0; i < nsucc; i++) {
-			const struct psucc *sc = &ps->succ[i];
-			ps->xi = sc->i;
-			if (poffer_h(ps, ps->sbuf + sc->off, sc->len, sc->hash,
-			    gs + g->cost[sc->node], s, sc->node) != 0) {
-				ps->xon = 0;
-				return 0;
+		for (from = 0; from >= 0; ) {
+			nsucc = psuccessors(ps, pb->elems + pb->sets[s].off + 1,
+			    len - 1, smem, k, &from);
+			for (i = 0; i < nsucc; i++) {
+				const struct psucc *sc = &ps->succ[i];
+				ps->xi = sc->i;
+				if (poffer_h(ps, ps->sbuf + sc->off, sc->len,
+				    sc->hash, gs + g->cost[sc->node], s,
+				    sc->node) != 0) {
+					ps->xon = 0;
+					return 0;
+				}
 			}
 		}
 		ps->xon = 0;
@@ -1187,6 +1201,39 @@ bbeam_keep(struct bbeam *bm, const int *e, int len, double g, int tr)
 	bm->n++;
 }
 
+/* Offers the set sc (ps->succ's), one step back from the beam's set c,
+ * to the next level: kept where it is new or reached more cheaply than
+ * before. -1 when the sets would pass their limit. */
+static int
+bbeam_offer(struct psearch *ps, struct bbeam *bm, int c,
+    const struct psucc *sc)
+{
+	const struct rp_graph *g = ps->prob->g;
+	const int *e = ps->sbuf + sc->off;
+	struct bstep *st;
+	int s, isnew;
+	double gg;
+
+	if ((s = find_set_h(&ps->pb, e, sc->len, sc->hash, &isnew)) < 0)
+		return -1;
+	gg = bm->g[c] + g->cost[sc->node];
+	rp_grow(&bm->best, &bm->cbest, s + 1, sizeof *bm->best);
+	if (isnew)
+		bm->best[s] = INFINITY;
+	if (gg >= bm->best[s])
+		return 0;
+	bm->best[s] = gg;
+	rp_grow(&bm->next, &bm->cnext, bm->nnext + 1, sizeof *bm->next);
+	st = &bm->next[bm->nnext++];
+	st->g = gg;
+	st->h = pheur_next(ps, sc->i, e + 1, sc->len - 1, e[0]);
+	st->f = gg + ps->w * st->h;
+	st->set = s;
+	st->trail = bm->trail[c];
+	st->op = sc->node;
+	return 0;
+}
+
 /* One beam search of the given width: 1 with the plan's compute sequence
  * appended to seq; 0 when every set of a level was a dead end, -1 at the
  * deadline or at the limit of the sets or the trail. *steps: the levels
@@ -1214,7 +1261,7 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 	bbeam_keep(&bm, pb->scratch, m, 0, -1);
 	rc = -1;
 	while (bm.n > 0) {
-		int c, j, off = 0, nlev, pass, nsucc;
+		int c, j, off = 0, nlev, pass, nsucc, from;
 
 		++*steps;
 		pb->nsets = 0;
@@ -1246,34 +1293,12 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 				ps->imark[e[i]] = ps->igen;
 			}
 			pheur_expand(ps, e, n, k);
-			nsucc = psuccessors(ps, e, n, smem, k);
-			for (i = 0; i < nsucc; i++) {
-				const struct psucc *sc = &ps->succ[i];
-				const int *se2 = ps->sbuf + sc->off;
-				int node = sc->node, out = sc->len, s, isnew;
-				double gg;
-
-				if ((s = find_set_h(pb, se2, out, sc->hash,
-				    &isnew)) < 0)
-					goto out;
-				gg = bm.g[c] + g->cost[node];
-				rp_grow(&bm.best, &bm.cbest, s + 1, sizeof *bm.best);
-				if (isnew)
-					bm.best[s] = INFINITY;
-				if (gg >= bm.best[s])
-					continue;
-				bm.best[s] = gg;
-				rp_grow(&bm.next, &bm.cnext, bm.nnext + 1,
-				    sizeof *bm.next);
-				bm.next[bm.nnext].g = gg;
-				bm.next[bm.nnext].h = pheur_next(ps, sc->i,
-				    se2 + 1, out - 1, se2[0]);
-				bm.next[bm.nnext].f = gg + ps->w *
-				    bm.next[bm.nnext].h;
-				bm.next[bm.nnext].set = s;
-				bm.next[bm.nnext].trail = bm.trail[c];
-				bm.next[bm.nnext].op = node;
-				bm.nnext++;
+			for (from = 0; from >= 0; ) {
+				nsucc = psuccessors(ps, e, n, smem, k, &from);
+				for (i = 0; i < nsucc; i++)
+					if (bbeam_offer(ps, &bm, c,
+					    &ps->succ[i]) != 0)
+						goto out;
 			}
 		}
 		if (bm.nnext == 0)
