@@ -856,10 +856,11 @@ pstep_over(struct psearch *ps, int v, int64_t smem, int k)
 	return m > ps->prob->budget;
 }
 
-/* Offers the state e[0..len) (e[0]: sinks done) reached from parent by
- * op at cost g. Returns -1 when the sets would pass their limit. */
+/* Offers the state e[0..len) (e[0]: sinks done; hash: its hash_set)
+ * reached from parent by op at cost g. Returns -1 when the sets would
+ * pass their limit. */
 static int
-poffer_h(struct psearch *ps, const int *e, int len, uint64_t hash, double g,
+poffer(struct psearch *ps, const int *e, int len, uint64_t hash, double g,
     int parent, int op)
 {
 	struct pentry en;
@@ -889,13 +890,6 @@ poffer_h(struct psearch *ps, const int *e, int len, uint64_t hash, double g,
 	en.state = s;
 	ppush(ps, &en);
 	return 0;
-}
-
-static int
-poffer(struct psearch *ps, const int *e, int len, double g, int parent,
-    int op)
-{
-	return poffer_h(ps, e, len, hash_set(e, len), g, parent, op);
 }
 
 /* Whether state s is the search's goal: every sink of the search done,
@@ -1005,7 +999,8 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 	for (i = 1; i < len; i++)
 		need = sadd(need, g->mem[start[i]]);
 	ps->xon = 0;
-	if (need > prob->budget || poffer(ps, start, len, 0, -1, -1) != 0)
+	if (need > prob->budget || poffer(ps, start, len, hash_set(start, len),
+	    0, -1, -1) != 0)
 		return 0;
 	while (ps->nheap > 0) {
 		struct pentry top = ppop(ps);
@@ -1040,7 +1035,7 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 			for (i = 0; i < nsucc; i++) {
 				const struct psucc *sc = &ps->succ[i];
 				ps->xi = sc->i;
-				if (poffer_h(ps, ps->sbuf + sc->off, sc->len,
+				if (poffer(ps, ps->sbuf + sc->off, sc->len,
 				    sc->hash, gs + g->cost[sc->node], s,
 				    sc->node) != 0) {
 					ps->xon = 0;
