@@ -877,9 +877,9 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	tb = rp_now();
 	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, t0, n), &sm,
 	    &lb);
-	rp_log(&ctx, 1, "lower bound %.10g in %.1f ms%s", lb.value,
-	    (rp_now() - tb) * 1e3, lb.lp == 2 ? " (a stage's MILP)" : lb.lp ?
-	    " (a stage's LP)" : "");
+	rp_log(&ctx, 1, "lower bound %.10g in %.1f ms%s; for every plan "
+	    "%.10g", lb.value, (rp_now() - tb) * 1e3, lb.lp == 2 ?
+	    " (a stage's MILP)" : lb.lp ? " (a stage's LP)" : "", lb.any);
 	tty_clear();
 	for (i = 0; i < n; i++)
 		failed |= res[i].status == RP_FAILED;

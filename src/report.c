@@ -75,6 +75,34 @@ percent_of(const struct rp_problem *pb, int64_t b)
 	    (double)pb->ckpt_all_peak : NAN;
 }
 
+/* Whether the run's bound holds for every plan: it is the baseline, or
+ * the bound for every plan reaches it. */
+static int
+bound_for_all(const struct rp_problem *pb, const struct rp_bound *b)
+{
+	return b->value <= pb->baseline || (!isnan(b->any) &&
+	    b->any >= b->value);
+}
+
+/* The bound a plan's cost is set against: the run's for a
+ * frontier-advancing plan, the bound for every plan for another. */
+static double
+plan_bound(const struct rp_problem *pb, const struct rp_bound *b,
+    const struct rp_result *r)
+{
+	if (isnan(b->any) || rp_plan_frontier_advancing(&r->plan, pb->g->n))
+		return b->value;
+	return b->any;
+}
+
+/* Whether the bound for every plan is shown apart from the run's: it is
+ * finite and below it. */
+static int
+any_apart(const struct rp_bound *b)
+{
+	return isfinite(b->any) && b->any < b->value;
+}
+
 static void
 graph_line(FILE *f, const struct rp_problem *pb)
 {
@@ -211,7 +239,7 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 {
 	double lb = b->value;
 	int lbst = b->stage;
-	int i, ratio = isfinite(lb);
+	int i;
 
 	fprintf(f, "strategy,status,cost,overhead,peak_bytes,budget_bytes,"
 	    "recomputes,time_s,picked,note,vs_lower_bound,"
@@ -230,17 +258,27 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
 		csv_str(f, r->note);
 		fputc(',', f);
-		if (r->status == RP_FITS && ratio && lb > 0)
-			fprintf(f, "%.6f", r->sim.cost / lb);
+		if (r->status == RP_FITS && isfinite(plan_bound(pb, b, r)) &&
+		    plan_bound(pb, b, r) > 0)
+			fprintf(f, "%.6f", r->sim.cost / plan_bound(pb, b, r));
 		/* whether the bound holds for this plan's form */
 		fprintf(f, ",%s\n", !r->has_plan ? "" :
 		    rp_plan_frontier_advancing(&r->plan, pb->g->n) ? "yes" :
 		    "no");
 	}
 	if (isinf(lb))
-		fprintf(f, "lower bound,infeasible,,,,%lld,,,no,"
-		    "no frontier-advancing plan fits,,\n", (long long)pb->budget);
-	else if (!isnan(lb) && lbst >= 0) {
+		fprintf(f, "lower bound,infeasible,,,,%lld,,,no,%s,,\n",
+		    (long long)pb->budget, isinf(b->any) ? "no plan fits" :
+		    "no frontier-advancing plan fits");
+	else if (!isnan(lb) && bound_for_all(pb, b) && lb > pb->baseline) {
+		char *w = rp_xasprintf("every plan (the first computation of "
+		    "node '%s')", pb->g->id[b->any_node]);
+		fprintf(f, "lower bound,bound,%.10g,,,%lld,,,no,", lb,
+		    (long long)pb->budget);
+		csv_str(f, w);
+		fprintf(f, ",,\n");
+		free(w);
+	} else if (!isnan(lb) && lbst >= 0) {
 		char *w = rp_xasprintf("frontier-advancing plans (the memory of "
 		    "stage '%s'%s)", pb->g->id[lbst], b->lp == 2 ? ", by a MILP" :
 		    b->lp ? ", by an LP" : "");
@@ -253,6 +291,17 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,%s,,\n", lb, "",
 		    (long long)pb->budget, lb <= pb->baseline ?
 		    "every plan (the baseline)" : "frontier-advancing plans");
+	/* the bound for every plan, which other plans are set against */
+	if (any_apart(b)) {
+		char *w = b->any_node < 0 ? rp_xstrdup("every plan (the "
+		    "baseline)") : rp_xasprintf("every plan (the first "
+		    "computation of node '%s')", pb->g->id[b->any_node]);
+		fprintf(f, "any-plan bound,bound,%.10g,,,%lld,,,no,", b->any,
+		    (long long)pb->budget);
+		csv_str(f, w);
+		fprintf(f, ",,\n");
+		free(w);
+	}
 }
 
 /* The comparison as one JSON object. */
@@ -294,8 +343,18 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	fprintf(f, ",\"frontier_advancing_infeasible\":%s",
 	    isinf(lb) ? "true" : "false");
 	if (isfinite(lb))
-		fprintf(f, ",\"lower_bound_holds_for\":\"%s\"", lb <=
-		    pb->baseline ? "every plan" : "frontier-advancing plans");
+		fprintf(f, ",\"lower_bound_holds_for\":\"%s\"",
+		    bound_for_all(pb, b) ? "every plan" :
+		    "frontier-advancing plans");
+	if (!isnan(b->any)) {
+		fprintf(f, ",\"any_plan_bound\":");
+		json_num(f, "%.10g", b->any);
+		fprintf(f, ",\"any_plan_infeasible\":%s,"
+		    "\"any_plan_bound_node\":", isinf(b->any) ? "true" :
+		    "false");
+		json_str_or_null(f, b->any_node >= 0 ?
+		    pb->g->id[b->any_node] : NULL);
+	}
 	if (isfinite(lb) && lbst >= 0) {
 		fprintf(f, ",\"lower_bound_stage\":");
 		json_str_or_null(f, pb->g->id[lbst]);
@@ -316,10 +375,10 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 {
 	double lb = b->value;
 	int lbst = b->stage;
-	int i;
+	int i, all = !isnan(lb) && bound_for_all(pb, b);
 	char peak[32], tm[32], bud[32];
 	/* plans' costs are shown relative to a finite bound */
-	int ratio = isfinite(lb);
+	int ratio = isfinite(lb) || isfinite(b->any);
 
 	graph_line(f, pb);
 	rp_format_bytes(pb->budget, bud, sizeof bud);
@@ -336,12 +395,13 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		rp_format_seconds(r->seconds, tm, sizeof tm);
 		if (r->has_plan) {
 			char ov[32] = "-", vb[32] = "-";
+			double rb = plan_bound(pb, b, r);
 			rp_format_bytes(r->sim.peak, peak, sizeof peak);
 			if (pb->baseline > 0)
 				snprintf(ov, sizeof ov, "%.3fx",
 				    r->sim.cost / pb->baseline);
-			if (r->status == RP_FITS && ratio && lb > 0)
-				snprintf(vb, sizeof vb, "%.3fx", r->sim.cost / lb);
+			if (r->status == RP_FITS && isfinite(rb) && rb > 0)
+				snprintf(vb, sizeof vb, "%.3fx", r->sim.cost / rb);
 			fprintf(f, "%-16s %-12s %12.6g %9s %10s %10d %10s",
 			    r->strategy->name, rp_status_name(r->status),
 			    r->sim.cost, ov, peak, r->sim.nrecompute, tm);
@@ -362,36 +422,55 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "%-16s %-12s %12.6g %9s %10s %10s %10s %9s\n",
 		    "lower bound", "", lb, ov, "", "", "", "1.000x");
 	}
+	if (any_apart(b)) {
+		char ov[32] = "-";
+		if (pb->baseline > 0)
+			snprintf(ov, sizeof ov, "%.3fx", b->any / pb->baseline);
+		fprintf(f, "%-16s %-12s %12.6g %9s %10s %10s %10s %9s\n",
+		    "any-plan bound", "", b->any, ov, "", "", "", "1.000x");
+	}
 	fputc('\n', f);
 	if (picked >= 0) {
-		double c = res[picked].sim.cost;
-		int reached = isfinite(lb) && lb > pb->baseline &&
-		    rp_stage_bound_reached(lb, c);
-		/* below it (beyond the tolerance): a plan of another form,
-		 * which the bound does not hold for */
-		int below = reached && !rp_stage_bound_reached(c, lb);
-		/* above it, of another form: the bound says nothing of it */
-		int other = !reached && isfinite(lb) && lb > pb->baseline &&
-		    c > pb->baseline && !rp_plan_frontier_advancing(
-		    &res[picked].plan, pb->g->n);
+		const struct rp_result *r = &res[picked];
+		double c = r->sim.cost, rb = plan_bound(pb, b, r);
+		int fa = rp_plan_frontier_advancing(&r->plan, pb->g->n);
+		/* at the bound it is set against: none of its kind is cheaper */
+		int reached = isfinite(rb) && rb > pb->baseline &&
+		    rp_stage_bound_reached(rb, c);
+		/* below the run's bound (beyond the tolerance): a plan of
+		 * another form, which that bound does not hold for */
+		int below = !fa && isfinite(lb) && lb > pb->baseline &&
+		    !rp_stage_bound_reached(c, lb);
 		fprintf(f, "picked %s: the cheapest plan that fits%s\n",
-		    res[picked].strategy->name, c <= pb->baseline ?
-		    "; it costs the baseline, which no plan beats" : below ?
-		    "; it costs less than the lower bound, which holds for "
-		    "frontier-advancing plans only: this plan is not one, and "
-		    "no frontier-advancing plan costs as little" : reached ?
+		    r->strategy->name, c <= pb->baseline ?
+		    "; it costs the baseline, which no plan beats" :
+		    reached && (all || !fa) ? "; its cost reaches the bound "
+		    "for every plan: no plan of any form costs less" : reached ?
 		    "; its cost reaches the lower bound: no frontier-advancing "
-		    "plan costs less" : other ? "; it is not a frontier-advancing "
-		    "plan, which the lower bound holds for: a plan of its form "
-		    "may cost less than the bound, so the bound does not say "
-		    "how far this one is from the cheapest" : "");
+		    "plan costs less" : below ? "; it costs less than the lower "
+		    "bound, which holds for frontier-advancing plans only: this "
+		    "plan is not one, and no frontier-advancing plan costs as "
+		    "little; it is set against the any-plan bound" : !fa &&
+		    isfinite(rb) && rb > pb->baseline ? "; it is not a "
+		    "frontier-advancing plan, which the lower bound holds for, "
+		    "and is set against the any-plan bound, which holds for "
+		    "every plan" : !fa && isfinite(lb) && lb > pb->baseline ?
+		    "; it is not a frontier-advancing plan, which the lower "
+		    "bound holds for, and nothing above the baseline bounds a "
+		    "plan of its form: the bound does not say how far this one "
+		    "is from the cheapest" : "");
 	}
 	else if (isfinite(lb) && lb > pb->baseline)
 		/* why a finite bound is no promise of a plan: the MILP's LP
-		 * is fractional, a stage bound sees one stage at a time */
+		 * is fractional, a stage bound sees one stage at a time, the
+		 * cuts one node's first computation */
 		fprintf(f, "no strategy fits the budget; the lower bound does "
 		    "not say that a plan exists: %s (--budget min finds the "
-		    "smallest budget where a strategy fits)\n", lbst >= 0 ?
+		    "smallest budget where a strategy fits)\n", all ?
+		    "it counts the memory of the moment one node is first "
+		    "computed, where a plan must fit every moment, and the "
+		    "recomputations it places after that need memory of their "
+		    "own when they run" : lbst >= 0 ?
 		    "it counts the memory of one stage at a time, where a plan "
 		    "must fit every stage at once, and the recomputations it "
 		    "places after a stage need memory of their own when they run" :
@@ -399,7 +478,13 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "which frees a fraction of its inputs, where no plan can");
 	else
 		fprintf(f, "no strategy fits the budget\n");
-	if (isinf(lb))
+	if (isinf(b->any))
+		fprintf(f, "proved: no plan fits this budget, whatever its order "
+		    "and recomputations: when node '%s' is first computed, "
+		    "what it needs held does not fit beside it, whichever "
+		    "values are computed again afterwards\n",
+		    pb->g->id[b->any_node]);
+	else if (isinf(lb))
 		fprintf(f, "proved: no frontier-advancing plan (each node "
 		    "computed first in execution order, once per stage) fits "
 		    "this budget\n");
@@ -407,6 +492,12 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "the lower bound is the baseline cost, which holds for "
 		    "every plan (each node computed at least once); no stronger "
 		    "bound was found\n");
+	else if (all)
+		fprintf(f, "the lower bound holds for every plan, whatever its "
+		    "order and recomputations: when node '%s' is first "
+		    "computed, the values read after it are held or computed "
+		    "again, with the inputs they need (minimum cuts over which "
+		    "nodes come before it)\n", pb->g->id[b->any_node]);
 	else if (!isnan(lb))
 		fprintf(f, "the lower bound holds for frontier-advancing plans "
 		    "(each node computed first in execution order, once per "
@@ -416,6 +507,15 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "beside its inputs are computed again" : "", lbst < 0 ? "" :
 		    b->lp == 2 ? ", with the inputs they need (a MILP, in whole "
 		    "values)" : b->lp ? ", with the inputs they need (an LP)" : "");
+	if (any_apart(b) && b->any > pb->baseline)
+		fprintf(f, "the any-plan bound holds for every plan, whatever its "
+		    "order and recomputations (minimum cuts at the first "
+		    "computation of node '%s'); plans of another form are set "
+		    "against it\n", pb->g->id[b->any_node]);
+	else if (any_apart(b))
+		fprintf(f, "the any-plan bound, which plans of another form are "
+		    "set against, is the baseline: nothing stronger was found "
+		    "for every plan\n");
 	for (i = 0; i < n; i++)
 		if (res[i].note != NULL)
 			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);

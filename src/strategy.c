@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutbound.h"
 #include "dtr.h"
 #include "stagebound.h"
 #include "strategy.h"
@@ -217,6 +218,8 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 
 	b->stage = -1;
 	b->lp = 0;
+	b->any = NAN;
+	b->any_node = -1;
 	for (i = 0; i < n; i++)
 		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
 			lb = res[i].bound;
@@ -231,6 +234,15 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 			lb = sb;
 			b->stage = st;
 			b->lp = lp;
+		}
+	}
+	if (!isnan(lb)) {
+		b->any = rp_cut_bound(pb, deadline, &b->any_node);
+		/* it holds for frontier-advancing plans too */
+		if (b->any > lb) {
+			lb = b->any;
+			b->stage = -1;
+			b->lp = 0;
 		}
 	}
 	return b->value = lb;

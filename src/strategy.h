@@ -176,14 +176,20 @@ struct rp_bound {
 			   strategy's bound (or the baseline) is as strong */
 	int lp;		/* 1: that stage's LP gives it, 2: its search in
 			   whole values (stagebound.h) */
+	/* The bound for every plan, of any form (cutbound.h): NaN where
+	 * value is, else at least the baseline, +inf where it proves that
+	 * no plan fits; value is never below it. */
+	double any;
+	int any_node;	/* the node whose first computation gives it, -1 */
 };
 
 /* The strongest lower bound among res[0..n) and, where one of them has a
  * bound, the stage memory bound of pb (stagebound.h), strengthened by the
  * stages' LPs until deadline (rp_now() time; <= 0: none), in b; where sm
  * (may be NULL) holds that stage bound for pb's budget, computed in full
- * during the run, it is taken instead of solving the LPs again. Returns
- * b->value. */
+ * during the run, it is taken instead of solving the LPs again. Then the
+ * bound for every plan (cutbound.h), in the time left, which raises
+ * b->value where it is higher. Returns b->value. */
 struct rp_stage_memo;
 double rp_results_bound(const struct rp_problem *pb,
     const struct rp_result *res, int n, double deadline,

@@ -1,0 +1,452 @@
+/* cutbound.c: the bound for every plan by minimum cuts (see cutbound.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cutbound.h"
+#include "mip.h"
+#include "util.h"
+
+/* The nodes the bound is tried at, no two closer than n / CUT_SPREAD in
+ * execution order (neighbours give the same); on graphs of at most
+ * CUT_ALL_NODES nodes, every node. At each, at most CUT_ROUNDS cuts. */
+#define CUT_NODES 8
+#define CUT_SPREAD 32
+#define CUT_ALL_NODES 64
+#define CUT_ROUNDS 40
+/* Capacities are integers: "infinite" ones, and the finite ones scaled so
+ * that they sum to at most CUT_SCALE, rounded down (so that every cut's
+ * capacity, and the minimum, is at most what it stands for). */
+#define CAP_INF ((int64_t)1 << 61)
+#define CUT_SCALE 1125899906842624.0	/* 2^50 */
+
+/* A flow network, its edges in pairs (e and e ^ 1 the reverse). */
+struct flow {
+	int nv, ne, cv, ce;
+	int *head, *next, *to;
+	int64_t *cap;		/* residual */
+	int *level, *it, *queue, *path;
+};
+
+static void
+flow_reset(struct flow *f, int nv)
+{
+	if (nv > f->cv) {
+		f->cv = nv;
+		f->head = rp_xreallocarray(f->head, (size_t)nv, sizeof *f->head);
+		f->level = rp_xreallocarray(f->level, (size_t)nv,
+		    sizeof *f->level);
+		f->it = rp_xreallocarray(f->it, (size_t)nv, sizeof *f->it);
+		f->queue = rp_xreallocarray(f->queue, (size_t)nv,
+		    sizeof *f->queue);
+		f->path = rp_xreallocarray(f->path, (size_t)nv, sizeof *f->path);
+	}
+	f->nv = nv;
+	f->ne = 0;
+	memset(f->head, 0xff, sizeof *f->head * (size_t)nv);
+}
+
+static void
+flow_free(struct flow *f)
+{
+	free(f->head);
+	free(f->next);
+	free(f->to);
+	free(f->cap);
+	free(f->level);
+	free(f->it);
+	free(f->queue);
+	free(f->path);
+}
+
+/* An edge a -> b of capacity c (none where c is 0). */
+static void
+flow_edge(struct flow *f, int a, int b, int64_t c)
+{
+	int k;
+
+	if (c <= 0)
+		return;
+	if (f->ne + 2 > f->ce) {
+		f->ce = f->ce ? 2 * f->ce : 1024;
+		f->next = rp_xreallocarray(f->next, (size_t)f->ce,
+		    sizeof *f->next);
+		f->to = rp_xreallocarray(f->to, (size_t)f->ce, sizeof *f->to);
+		f->cap = rp_xreallocarray(f->cap, (size_t)f->ce,
+		    sizeof *f->cap);
+	}
+	for (k = 0; k < 2; k++) {
+		int e = f->ne++;
+		f->to[e] = k ? a : b;
+		f->cap[e] = k ? 0 : c;
+		f->next[e] = f->head[k ? b : a];
+		f->head[k ? b : a] = e;
+	}
+}
+
+/* Levels by breadth-first search from s over edges with room left:
+ * whether t is reached. Where it is not, the vertices with a level are
+ * the source side of a minimum cut. */
+static int
+flow_levels(struct flow *f, int s, int t)
+{
+	int qh = 0, qt = 0, v, e;
+
+	memset(f->level, 0xff, sizeof *f->level * (size_t)f->nv);
+	f->level[s] = 0;
+	f->queue[qt++] = s;
+	while (qh < qt) {
+		v = f->queue[qh++];
+		for (e = f->head[v]; e >= 0; e = f->next[e])
+			if (f->cap[e] > 0 && f->level[f->to[e]] < 0) {
+				f->level[f->to[e]] = f->level[v] + 1;
+				f->queue[qt++] = f->to[e];
+			}
+	}
+	return f->level[t] >= 0;
+}
+
+/* The maximum flow from s to t (Dinic's blocking flows, the paths found
+ * without recursion), or -1 where a path of infinite edges joins them. */
+static int64_t
+flow_max(struct flow *f, int s, int t)
+{
+	int64_t total = 0;
+
+	while (flow_levels(f, s, t)) {
+		int v;
+		memcpy(f->it, f->head, sizeof *f->it * (size_t)f->nv);
+		for (;;) {
+			int depth = 0, e, k;
+			int64_t b;
+			v = s;
+			while (v != t) {
+				for (e = f->it[v]; e >= 0; e = f->next[e])
+					if (f->cap[e] > 0 &&
+					    f->level[f->to[e]] == f->level[v] + 1)
+						break;
+				f->it[v] = e;
+				if (e >= 0) {
+					f->path[depth++] = e;
+					v = f->to[e];
+					continue;
+				}
+				if (depth == 0)
+					break;
+				/* a dead end: never again in this phase */
+				f->level[v] = -1;
+				e = f->path[--depth];
+				v = f->to[e ^ 1];
+				f->it[v] = f->next[e];
+			}
+			if (v != t)
+				break;
+			b = CAP_INF;
+			for (k = 0; k < depth; k++)
+				if (f->cap[f->path[k]] < b)
+					b = f->cap[f->path[k]];
+			if (b >= CAP_INF)
+				return -1;
+			for (k = 0; k < depth; k++) {
+				f->cap[f->path[k]] -= b;
+				f->cap[f->path[k] ^ 1] += b;
+			}
+			total += b;
+		}
+	}
+	return total;
+}
+
+/* The nodes' classes for the moment node v is first computed. */
+enum {
+	FREE,		/* neither an ancestor nor a descendant of v */
+	ANCESTOR,	/* in A: label below OUTSIDE */
+	INPUT,		/* an input of v: held */
+	AFTER		/* v and its descendants: outside A */
+};
+/* The labels, in the order of the cut's levels. */
+enum { NEITHER, HELD, AGAIN, OUTSIDE };
+
+struct cut {
+	const struct rp_problem *pb;
+	char *cls;
+	char *need;		/* must be held or computed again */
+	int *stack;
+	struct flow f;
+	double r, h;		/* the last cut's recomputed cost, held bytes */
+};
+
+/* The classes for v, and which nodes of A must be held or computed again
+ * (outputs, and those that a node outside A reads). */
+static void
+classify(struct cut *c, int v)
+{
+	const struct rp_graph *g = c->pb->g;
+	int n = g->n, sp = 0, u, j;
+
+	memset(c->cls, FREE, (size_t)n);
+	c->cls[v] = AFTER;
+	c->stack[sp++] = v;
+	while (sp > 0) {
+		u = c->stack[--sp];
+		for (j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+			if (c->cls[g->succ[j]] != AFTER) {
+				c->cls[g->succ[j]] = AFTER;
+				c->stack[sp++] = g->succ[j];
+			}
+	}
+	c->stack[sp++] = v;
+	while (sp > 0) {
+		u = c->stack[--sp];
+		for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++)
+			if (c->cls[g->pred[j]] != ANCESTOR) {
+				c->cls[g->pred[j]] = ANCESTOR;
+				c->stack[sp++] = g->pred[j];
+			}
+	}
+	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+		c->cls[g->pred[j]] = INPUT;
+	for (u = 0; u < n; u++) {
+		c->need[u] = g->output[u];
+		for (j = g->succ_off[u]; !c->need[u] && j < g->succ_off[u + 1];
+		    j++)
+			c->need[u] = c->cls[g->succ[j]] == AFTER;
+	}
+}
+
+/* A label's cost as a capacity: infinite, or scaled and rounded down. */
+static int64_t
+capacity(double x, double scale)
+{
+	return isinf(x) ? CAP_INF : (int64_t)floor(x * scale);
+}
+
+/* The cheapest labels for the classes of c, at a price of mu per byte
+ * held, or (fewest) with bytes held as the only cost: the cut's value,
+ * as cost (or bytes), rounded down; c->r and c->h are the recomputed
+ * cost and held bytes of the labels it takes. NaN where no cut is
+ * finite, which the classes rule out. */
+static double
+cut_at(struct cut *c, double mu, int fewest)
+{
+	const struct rp_graph *g = c->pb->g;
+	int n = g->n, u, j, k, s = 3 * n, t = 3 * n + 1;
+	double total = 0, scale;
+	int64_t value;
+
+	for (u = 0; u < n; u++)
+		if (c->cls[u] != AFTER)
+			total += fewest ? (double)g->mem[u] :
+			    g->cost[u] + mu * (double)g->mem[u];
+	/* bytes as they are where they fit */
+	scale = total <= 0 || (fewest && total <= CUT_SCALE) ? 1 :
+	    CUT_SCALE / total;
+	flow_reset(&c->f, 3 * n + 2);
+	for (u = 0; u < n; u++) {
+		double d[4];
+		int cls = c->cls[u], x = 3 * u;
+		if (cls == AFTER)
+			continue;
+		d[NEITHER] = c->need[u] || cls == INPUT ? INFINITY : 0;
+		d[HELD] = (fewest ? 1 : mu) * (double)g->mem[u];
+		d[AGAIN] = !g->recompute[u] || cls == INPUT ? INFINITY :
+		    fewest ? 0 : g->cost[u];
+		d[OUTSIDE] = cls != FREE ? INFINITY : 0;
+		/* vertex x + k - 1 on the source side: label >= k */
+		flow_edge(&c->f, s, x, capacity(d[NEITHER], scale));
+		flow_edge(&c->f, x, x + 1, capacity(d[HELD], scale));
+		flow_edge(&c->f, x + 1, x + 2, capacity(d[AGAIN], scale));
+		flow_edge(&c->f, x + 2, t, capacity(d[OUTSIDE], scale));
+		flow_edge(&c->f, x + 1, x, CAP_INF);
+		flow_edge(&c->f, x + 2, x + 1, CAP_INF);
+		/* computed again or outside A: each input is not neither */
+		for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++)
+			flow_edge(&c->f, x + 1, 3 * g->pred[j], CAP_INF);
+		/* outside A: so is each reader (A is an ideal) */
+		for (j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+			if (c->cls[g->succ[j]] != AFTER)
+				flow_edge(&c->f, x + 2, 3 * g->succ[j] + 2,
+				    CAP_INF);
+	}
+	value = flow_max(&c->f, s, t);
+	if (value < 0)
+		return NAN;
+	c->r = c->h = 0;
+	for (u = 0; u < n; u++) {
+		int label = 0;
+		if (c->cls[u] == AFTER)
+			continue;
+		for (k = 0; k < 3; k++)
+			label += c->f.level[3 * u + k] >= 0;
+		if (label == HELD)
+			c->h += (double)g->mem[u];
+		else if (label == AGAIN)
+			c->r += g->cost[u];
+	}
+	return (double)value / scale;
+}
+
+/* The bound's extra cost at v's first computation (see cutbound.h):
+ * INFINITY where no plan fits it, 0 where holding everything it needs
+ * fits; stops at deadline. */
+static double
+bound_at(struct cut *c, int v, double deadline)
+{
+	const struct rp_graph *g = c->pb->g;
+	double room = (double)c->pb->budget - (double)g->fixed_mem -
+	    (double)g->mem[v] - (double)g->workspace[v];
+	double ra, ha, rb, hb, best = 0, x, tol;
+	int k;
+
+	if (room < 0)
+		return INFINITY;
+	classify(c, v);
+	/* the fewest bytes any choice holds */
+	x = cut_at(c, 0, 1);
+	if (isnan(x))
+		return 0;
+	if (x > room)
+		return INFINITY;
+	rb = c->r;
+	hb = c->h;
+	/* the cheapest choice, bytes free */
+	if (isnan(cut_at(c, 0, 0)))
+		return 0;
+	ra = c->r;
+	ha = c->h;
+	if (ha <= room)
+		return 0;
+	tol = 1e-9 * (c->pb->baseline + 1);
+	/* the lines of choice a (over the room) and b (within it) cross at
+	 * mu; the cheapest choice there is on both, or replaces one */
+	for (k = 0; k < CUT_ROUNDS && ha > hb; k++) {
+		double mu = fmax(0, (rb - ra) / (ha - hb)), line, val;
+		if (deadline > 0 && rp_now() >= deadline)
+			break;
+		x = cut_at(c, mu, 0);
+		if (isnan(x))
+			break;
+		if (x - mu * room > best)
+			best = x - mu * room;
+		line = ra + mu * (ha - room);
+		val = c->r + mu * (c->h - room);
+		if (val >= line - tol)
+			break;
+		if (c->h > room) {
+			ra = c->r;
+			ha = c->h;
+		} else {
+			rb = c->r;
+			hb = c->h;
+		}
+	}
+	return best;
+}
+
+/* A stage by the bytes checkpoint-all holds during it. */
+struct held {
+	int64_t bytes;
+	int t;
+};
+
+static int
+cmp_held(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* The nodes to try: every node of a small graph, else those whose stage
+ * in checkpoint-all holds the most bytes, spread. Returns their count. */
+static int
+candidates(const struct rp_graph *g, int *out)
+{
+	int n = g->n, t, u, k, j, nc = 0;
+	int64_t *delta, live = 0;
+	struct held *hs;
+
+	if (n <= CUT_ALL_NODES) {
+		for (t = 0; t < n; t++)
+			out[nc++] = t;
+		return nc;
+	}
+	/* live bytes at stage t: the values made before t and read at t
+	 * or later (outputs to the end), and t's own */
+	delta = rp_xcalloc((size_t)n + 1, sizeof *delta);
+	for (u = 0; u < n; u++) {
+		int last = g->output[u] ? n : rp_last_succ(g, u);
+		if (last > u) {
+			delta[u + 1] += g->mem[u];
+			delta[last < n ? last + 1 : n] -= g->mem[u];
+		}
+	}
+	hs = rp_xmalloc(sizeof *hs * (size_t)n);
+	for (t = 0; t < n; t++) {
+		live += delta[t];
+		hs[t] = (struct held){ live + g->mem[t] + g->workspace[t], t };
+	}
+	qsort(hs, (size_t)n, sizeof *hs, cmp_held);
+	for (k = 0; k < n && nc < CUT_NODES; k++) {
+		int near = 0;
+		for (j = 0; j < nc; j++)
+			near |= abs(out[j] - hs[k].t) < n / CUT_SPREAD;
+		if (!near)
+			out[nc++] = hs[k].t;
+	}
+	free(delta);
+	free(hs);
+	return nc;
+}
+
+double
+rp_cut_bound(const struct rp_problem *pb, double deadline, int *node)
+{
+	const struct rp_graph *g = pb->g;
+	int n = g->n, k, nc, *cand;
+	double extra = 0;
+	struct cut c;
+
+	*node = -1;
+	if (n == 0 || !pb->has_budget)
+		return pb->baseline;
+	memset(&c, 0, sizeof c);
+	c.pb = pb;
+	c.cls = rp_xmalloc((size_t)n);
+	c.need = rp_xmalloc((size_t)n);
+	c.stack = rp_xmalloc(sizeof *c.stack * (size_t)n);
+	cand = rp_xmalloc(sizeof *cand * (size_t)n);
+	nc = candidates(g, cand);
+	for (k = 0; k < nc; k++) {
+		double e;
+		if (deadline > 0 && rp_now() >= deadline)
+			break;
+		e = bound_at(&c, cand[k], deadline);
+		if (e > extra) {
+			extra = e;
+			*node = cand[k];
+		}
+		if (isinf(e))
+			break;
+	}
+	free(c.cls);
+	free(c.need);
+	free(c.stack);
+	free(cand);
+	flow_free(&c.f);
+	if (isinf(extra))
+		return INFINITY;
+	/* the cuts' values are rounded down already; this takes off what
+	 * the doubles may have added to them */
+	extra -= 1e-9 * (pb->baseline + extra);
+	if (extra <= 0) {
+		*node = -1;
+		return pb->baseline;
+	}
+	return rp_mip_round_bound(rp_graph_int_cost(g), pb->baseline + extra);
+}

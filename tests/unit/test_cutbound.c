@@ -1,0 +1,212 @@
+/* The bound for every plan (cutbound.c) against an exhaustive search over
+ * every plan of small random graphs, in any order and with any
+ * recomputation: it never exceeds the cost of the cheapest plan that fits,
+ * says that nothing fits only where nothing does, and is above the
+ * baseline on a fair share of them. */
+#include <math.h>
+
+#include "common.h"
+#include "cutbound.h"
+#include "t.h"
+
+/* The cost of the cheapest valid plan of g (at most 7 nodes) that fits
+ * budget, INFINITY where none does: Dijkstra over the states (values
+ * live, values computed at least once), where a step computes a value
+ * that is not live (at its cost) or frees a live one. */
+static double
+exact_min_cost(const struct rp_graph *g, int64_t budget)
+{
+	int n = g->n, nst = 1 << (2 * n), s, v, j, outs = 0;
+	double *best = malloc(sizeof *best * (size_t)nst), result = INFINITY;
+	char *done = calloc((size_t)nst, 1);
+
+	for (s = 0; s < nst; s++)
+		best[s] = INFINITY;
+	for (v = 0; v < n; v++)
+		if (g->output[v])
+			outs |= 1 << v;
+	best[0] = 0;
+	for (;;) {
+		int u = -1, live, comp;
+		int64_t mem = g->fixed_mem;
+		for (s = 0; s < nst; s++)
+			if (!done[s] && !isinf(best[s]) &&
+			    (u < 0 || best[s] < best[u]))
+				u = s;
+		if (u < 0)
+			break;
+		done[u] = 1;
+		live = u & ((1 << n) - 1);
+		comp = u >> n;
+		if (comp == (1 << n) - 1 && (live & outs) == outs) {
+			result = best[u];
+			break;
+		}
+		for (v = 0; v < n; v++)
+			if (live & (1 << v))
+				mem += g->mem[v];
+		for (v = 0; v < n; v++) {
+			int t;
+			if (live & (1 << v)) {
+				t = (live & ~(1 << v)) | (comp << n);
+				if (best[u] < best[t])
+					best[t] = best[u];
+				continue;
+			}
+			if (!g->recompute[v] && (comp & (1 << v)))
+				continue;
+			for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+				if (!(live & (1 << g->pred[j])))
+					break;
+			if (j < g->pred_off[v + 1] ||
+			    mem + g->mem[v] + g->workspace[v] > budget)
+				continue;
+			t = (live | (1 << v)) | ((comp | (1 << v)) << n);
+			if (best[u] + g->cost[v] < best[t])
+				best[t] = best[u] + g->cost[v];
+		}
+	}
+	free(best);
+	free(done);
+	return result;
+}
+
+static uint64_t rng = 88172645463325252ULL;
+
+static int
+below(int k)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (int)(rng % (uint64_t)k);
+}
+
+/* The bound of g at budget, and its node. */
+static double
+bound(const struct rp_graph *g, int64_t budget, int *node)
+{
+	struct rp_problem pb;
+
+	mkproblem(&pb, g, budget);
+	return rp_cut_bound(&pb, 0, node);
+}
+
+int
+main(void)
+{
+	int trial, stronger = 0, cases = 0, exact = 0, infinite = 0, trials = 300;
+
+	t_case("a training step that cannot keep its activations: the "
+	    "recomputation it needs, in any order");
+	{
+		/* f0 -> f1 -> f2 -> loss -> b2 -> b1 -> b0, each b_i also
+		 * reading f_i; every value 4 bytes, costs 1, 2, 3 for the
+		 * f's. With room for the loss, b2's inputs and one more
+		 * value, one of f0 and f1 is computed again, and f1 needs
+		 * f0: the cheapest is f0 again (1), which the bound proves. */
+		static const int e[] = { 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6,
+		    2, 4, 1, 5, 0, 6 };
+		struct rp_graph *g = mkgraph(7, e, 9);
+		int v, node;
+		double b, ex;
+		for (v = 0; v < 7; v++)
+			g->mem[v] = 4;
+		g->cost[0] = 1;
+		g->cost[1] = 2;
+		g->cost[2] = 3;
+		g->output[6] = 1;
+		ex = exact_min_cost(g, 16);
+		b = bound(g, 16, &node);
+		printf("# bound %g, cheapest plan %g\n", b, ex);
+		CHECK(ex == rp_graph_baseline_cost(g) + 1);
+		CHECK(b == ex);
+		CHECK(node >= 0);
+		/* with room for all of them, the baseline */
+		CHECK(bound(g, 28, &node) == rp_graph_baseline_cost(g));
+		CHECK(node == -1);
+		rp_graph_free(g);
+	}
+
+	t_case("never above the cheapest plan that fits, infinite only where "
+	    "none fits (%d random graphs of 2 to 7 nodes at every budget)",
+	    trials);
+	for (trial = 0; trial < trials; trial++) {
+		int n = 2 + below(6), ne = 0, e[64], v, u, node;
+		int64_t lo = 1, hi, budget;
+		struct rp_graph *g;
+		for (v = 1; v < n; v++)
+			for (u = 0; u < v; u++)
+				if (below(3) == 0 && ne < 32) {
+					e[2 * ne] = u;
+					e[2 * ne + 1] = v;
+					ne++;
+				}
+		g = mkgraph(n, e, ne);
+		for (v = 0; v < n; v++) {
+			g->mem[v] = 1 + below(8);
+			g->cost[v] = 1 + below(5);
+			g->workspace[v] = below(3);
+			g->output[v] = below(4) == 0;
+			g->recompute[v] = below(6) != 0;
+		}
+		g->output[n - 1] = 1;
+		g->fixed_mem = below(2) * 5;
+		hi = g->fixed_mem;
+		for (v = 0; v < n; v++)
+			hi += g->mem[v] + g->workspace[v];
+		for (budget = lo; budget <= hi; budget++) {
+			double ex = exact_min_cost(g, budget);
+			double b = bound(g, budget, &node);
+			CHECK(b >= rp_graph_baseline_cost(g));
+			CHECK(b <= ex);
+			if (b > ex)
+				printf("# trial %d at %lld: bound %g above the "
+				    "cheapest plan %g\n", trial,
+				    (long long)budget, b, ex);
+			/* cases where every plan that fits recomputes */
+			if (isfinite(ex) && ex > rp_graph_baseline_cost(g)) {
+				cases++;
+				stronger += b > rp_graph_baseline_cost(g);
+				exact += b == ex;
+			}
+			infinite += isinf(b);
+		}
+		rp_graph_free(g);
+	}
+	t_case("above the baseline on a fair share of those that must "
+	    "recompute");
+	printf("# of %d cases that must recompute, %d above the baseline, "
+	    "%d exact; %d proved to have no plan\n", cases, stronger, exact,
+	    infinite);
+	CHECK(stronger > cases / 4);
+
+	t_case("the same bound from the same graph");
+	{
+		int n = 200, ne = 0, *e = malloc(sizeof *e * 2 * 800), v, j;
+		int n1, n2;
+		struct rp_graph *g;
+		for (v = 1; v < n; v++)
+			for (j = 0; j < 4; j++) {
+				int u = v - 1 - below(v < 6 ? v : 6);
+				int k, dup = 0;
+				for (k = 0; k < ne; k++)
+					dup |= e[2 * k] == u && e[2 * k + 1] == v;
+				if (!dup) {
+					e[2 * ne] = u;
+					e[2 * ne + 1] = v;
+					ne++;
+				}
+			}
+		g = mkgraph(n, e, ne);
+		for (v = 0; v < n; v++) {
+			g->mem[v] = 1 + below(16);
+			g->cost[v] = 1 + below(10);
+		}
+		g->output[n - 1] = 1;
+		CHECK(bound(g, 40, &n1) == bound(g, 40, &n2) && n1 == n2);
+		rp_graph_free(g);
+		free(e);
+	}
+	return t_done("test_cutbound");
+}
