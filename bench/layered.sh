@@ -8,7 +8,10 @@
 # smallest any plan could need, and the run was refused; "-": none), and
 # the best plan's ratio to the bound ("*": the best plan is not
 # frontier-advancing, and the bound, which holds for those only, does
-# not bound it). Usage: bench/layered.sh [SECONDS [SIZES [PERCENTS]]]
+# not bound it); then the bound for every plan (cutbound.h) and the best
+# plan's ratio to the bound it is set against (the lower bound for a
+# frontier-advancing plan, else the one for every plan).
+# Usage: bench/layered.sh [SECONDS [SIZES [PERCENTS]]]
 . "$(dirname "$0")/common.sh"
 secs=${1:-60}
 sizes=${2:-100 250 500 1000}
@@ -16,9 +19,10 @@ pcts=${3:-90 80 70 60 50}
 strats=$("$rp" --help | sed -n '/^strategies:/,/^$/p' | awk 'NF > 1 { print $1 }')
 printf '| n | edges | budget |'
 for s in $strats; do printf ' %s |' "$s"; done
-printf ' bound | best / bound | wall s |\n|---:|---:|---:|'
+printf ' bound | best / bound | any-plan bound | best / its bound | wall s |'
+printf '\n|---:|---:|---:|'
 for s in $strats; do printf -- '---:|'; done
-printf -- '---:|---:|---:|\n'
+printf -- '---:|---:|---:|---:|---:|\n'
 for n in $sizes; do
 	"$gen" layered "$n" 1 >"$tmp/g.xml"
 	edges=$("$rp" --graph "$tmp/g.xml" --info -f json |
@@ -33,7 +37,7 @@ for n in $sizes; do
 			# refused before planning: below the smallest budget
 			# any plan could need, which is proved
 			for s in $strats; do printf ' - |'; done
-			printf ' none fits | - | %s |\n' "$wall"
+			printf ' none fits | - | - | - | %s |\n' "$wall"
 			continue
 		fi
 		for s in $strats; do
@@ -42,16 +46,23 @@ for n in $sizes; do
 			    "$tmp/r.csv"
 		done
 		awk -F, -v wall="$wall" '
-		    $1 != "strategy" && $1 != "lower bound" && $4 > 0 { base = $3 / $4 }
-		    $1 != "strategy" && $1 != "lower bound" && $2 == "fits" &&
-		        (best == "" || $3 + 0 < best) { best = $3 + 0; fa = $NF }
+		    $1 != "strategy" && $1 !~ /bound$/ && $4 > 0 { base = $3 / $4 }
+		    $1 != "strategy" && $1 !~ /bound$/ && $2 == "fits" &&
+		        (best == "" || $3 + 0 < best) {
+		        best = $3 + 0; fa = $NF; vs = $(NF - 1) }
 		    $1 == "lower bound" { lb = $2 == "infeasible" ? "inf" : $3 }
+		    $1 == "any-plan bound" ||
+		        ($1 == "lower bound" && $10 ~ /^every plan/) { any = $3 }
 		    END {
 		        if (lb == "") printf " - |"
 		        else if (lb == "inf") printf " inf |"
 		        else printf " %.3f |", (base > 0 ? lb / base : 0)
 		        if (best != "" && lb != "" && lb != "inf")
 		            printf " %.3f%s |", best / lb, fa == "no" ? "*" : ""
+		        else printf " - |"
+		        if (any != "" && base > 0) printf " %.3f |", any / base
+		        else printf " - |"
+		        if (vs != "") printf " %.3f |", vs
 		        else printf " - |"
 		        printf " %s |\n", wall
 		    }' "$tmp/r.csv"

@@ -7,7 +7,10 @@
 # DTR's overhead, the new run's extra cost over DTR's extra cost, and the
 # lower bound's ratio to the baseline, and what the bound allows that
 # ratio to be at least, (bound - 1) / (dtr - 1) (for frontier-advancing
-# plans). Ends with the means of both over the cases where DTR fits and
+# plans), the bound for every plan (cutbound.h) as a ratio to the
+# baseline, and the picked plan's ratio to the bound it is set against
+# (the run's bound for a frontier-advancing plan, else the one for every
+# plan). Ends with the means of both over the cases where DTR fits and
 # costs more than the baseline.
 # Usage: bench/real.sh [SECONDS [GRAPHS...]]
 . "$(dirname "$0")/common.sh"
@@ -51,10 +54,11 @@ pick() {
 printf '| graph | budget |'
 [ -n "$old" ] && printf ' before: picked | before |'
 printf ' now: picked | now | dtr | (now - 1) / (dtr - 1) | bound |'
-printf ' (bound - 1) / (dtr - 1) | wall s |\n'
+printf ' (bound - 1) / (dtr - 1) | any-plan bound | picked / its bound |'
+printf ' wall s |\n'
 printf '|---|---:|'
 [ -n "$old" ] && printf -- '---|---:|'
-printf -- '---|---:|---:|---:|---:|---:|---:|\n'
+printf -- '---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 for g in $graphs; do
 	name=$(basename "$g" .xml)
 	t=$(tightest "$g")
@@ -90,11 +94,24 @@ for g in $graphs; do
 		floor=$(awk -v l="${lbx:-}" -v d="${dtr:-}" 'BEGIN {
 		    if (d == "" || l == "" || d + 0 <= 1) print "-";
 		    else printf "%.2f", (l - 1) / (d - 1) }')
-		printf ' %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$now" \
-		    "${dtr:--}" "$rel" "${lb:--}" "$floor" "$wall"
+		# the bound for every plan: its own row, or the lower bound
+		# where that holds for every plan
+		any=$(awk -F, '$1 != "strategy" && $1 !~ /bound$/ && $4 > 0 {
+		    base = $3 / $4 }
+		    $1 == "any-plan bound" ||
+		    ($1 == "lower bound" && $10 ~ /^every plan/) { a = $3 }
+		    $1 == "lower bound" && $2 == "infeasible" &&
+		    $10 == "no plan fits" { a = "inf" }
+		    END { if (a == "" || a == "inf" || base <= 0) print a;
+		        else printf "%.3f\n", a / base }' "$tmp/new.csv")
+		vs=$(awk -F, '$9 == "yes" && $(NF - 1) != "" { printf "%.3f\n", $(NF - 1) }' \
+		    "$tmp/new.csv")
+		printf ' %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" \
+		    "$now" "${dtr:--}" "$rel" "${lb:--}" "$floor" "${any:--}" \
+		    "${vs:--}" "$wall"
 	done
 done | tee "$tmp/table"
-awk -F'|' '{ v = $(NF - 4); f = $(NF - 2); gsub(/ /, "", v); gsub(/ /, "", f) }
+awk -F'|' '{ v = $(NF - 6); f = $(NF - 4); gsub(/ /, "", v); gsub(/ /, "", f) }
     v ~ /^[0-9.]+$/ { s += v; k++; if (f ~ /^[0-9.]+$/) { fs += f; fk++ } }
     END { if (k) printf "\nmean (now - 1) / (dtr - 1) over %d cases: %.3f\n", k, s / k
         if (fk) printf "mean (bound - 1) / (dtr - 1) over %d of them: %.3f\n", fk, fs / fk }' \
