@@ -110,14 +110,17 @@ flow_levels(struct flow *f, int s, int t)
 }
 
 /* The maximum flow from s to t (Dinic's blocking flows, the paths found
- * without recursion), or -1 where a path of infinite edges joins them. */
+ * without recursion), or -1 where a path of infinite edges joins them or
+ * the deadline (rp_now() time, <= 0: none) passes before it is found. */
 static int64_t
-flow_max(struct flow *f, int s, int t)
+flow_max(struct flow *f, int s, int t, double deadline)
 {
 	int64_t total = 0;
 
 	while (flow_levels(f, s, t)) {
 		int v;
+		if (deadline > 0 && rp_now() >= deadline)
+			return -1;
 		memcpy(f->it, f->head, sizeof *f->it * (size_t)f->nv);
 		for (;;) {
 			int depth = 0, e, k;
@@ -227,10 +230,10 @@ capacity(double x, double scale)
 /* The cheapest labels for the classes of c, at a price of mu per byte
  * held, or (fewest) with bytes held as the only cost: the cut's value,
  * as cost (or bytes), rounded down; c->r and c->h are the recomputed
- * cost and held bytes of the labels it takes. NaN where no cut is
- * finite, which the classes rule out. */
+ * cost and held bytes of the labels it takes. NaN where the deadline
+ * passes first, or no cut is finite, which the classes rule out. */
 static double
-cut_at(struct cut *c, double mu, int fewest)
+cut_at(struct cut *c, double mu, int fewest, double deadline)
 {
 	const struct rp_graph *g = c->pb->g;
 	int n = g->n, u, j, k, s = 3 * n, t = 3 * n + 1;
@@ -271,7 +274,7 @@ cut_at(struct cut *c, double mu, int fewest)
 				flow_edge(&c->f, x + 2, 3 * g->succ[j] + 2,
 				    CAP_INF);
 	}
-	value = flow_max(&c->f, s, t);
+	value = flow_max(&c->f, s, t, deadline);
 	if (value < 0)
 		return NAN;
 	c->r = c->h = 0;
@@ -305,15 +308,15 @@ bound_at(struct cut *c, int v, double deadline)
 		return INFINITY;
 	classify(c, v);
 	/* the fewest bytes any choice holds */
-	x = cut_at(c, 0, 1);
+	x = cut_at(c, 0, 1, deadline);
 	if (isnan(x))
-		return 0;
+		return 0;	/* out of time: no bound here */
 	if (x > room)
 		return INFINITY;
 	rb = c->r;
 	hb = c->h;
 	/* the cheapest choice, bytes free */
-	if (isnan(cut_at(c, 0, 0)))
+	if (isnan(cut_at(c, 0, 0, deadline)))
 		return 0;
 	ra = c->r;
 	ha = c->h;
@@ -326,7 +329,7 @@ bound_at(struct cut *c, int v, double deadline)
 		double mu = fmax(0, (rb - ra) / (ha - hb)), line, val;
 		if (deadline > 0 && rp_now() >= deadline)
 			break;
-		x = cut_at(c, mu, 0);
+		x = cut_at(c, mu, 0, deadline);
 		if (isnan(x))
 			break;
 		if (x - mu * room > best)
