@@ -246,6 +246,7 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	    "frontier_advancing\n");
 	for (i = 0; i < n; i++) {
 		const struct rp_result *r = &res[i];
+		double rb = r->status == RP_FITS ? plan_bound(pb, b, r) : NAN;
 		fprintf(f, "%s,%s,", r->strategy->name, rp_status_name(r->status));
 		if (r->has_plan) {
 			fprintf(f, "%.10g,", r->sim.cost);
@@ -258,9 +259,8 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
 		csv_str(f, r->note);
 		fputc(',', f);
-		if (r->status == RP_FITS && isfinite(plan_bound(pb, b, r)) &&
-		    plan_bound(pb, b, r) > 0)
-			fprintf(f, "%.6f", r->sim.cost / plan_bound(pb, b, r));
+		if (isfinite(rb) && rb > 0)
+			fprintf(f, "%.6f", r->sim.cost / rb);
 		/* whether the bound holds for this plan's form */
 		fprintf(f, ",%s\n", !r->has_plan ? "" :
 		    rp_plan_frontier_advancing(&r->plan, pb->g->n) ? "yes" :
