@@ -8,6 +8,7 @@
 
 #include "cutbound.h"
 #include "mip.h"
+#include "stagebound.h"
 #include "util.h"
 
 /* The nodes the bound is tried at, no two closer than n / CUT_SPREAD in
@@ -349,30 +350,14 @@ bound_at(struct cut *c, int v, double deadline)
 	return best;
 }
 
-/* A stage by the bytes checkpoint-all holds during it. */
-struct held {
-	int64_t bytes;
-	int t;
-};
-
-static int
-cmp_held(const void *a, const void *b)
-{
-	const struct held *x = a, *y = b;
-
-	if (x->bytes != y->bytes)
-		return x->bytes > y->bytes ? -1 : 1;
-	return (x->t > y->t) - (x->t < y->t);
-}
-
 /* The nodes to try: every node of a small graph, else those whose stage
  * in checkpoint-all holds the most bytes, spread. Returns their count. */
 static int
 candidates(const struct rp_graph *g, int *out)
 {
-	int n = g->n, t, u, k, j, nc = 0;
-	int64_t *delta, live = 0;
-	struct held *hs;
+	int n = g->n, t, u, k, j, ns, nc = 0;
+	int64_t *delta, *held, live = 0;
+	int *order;
 
 	if (n <= CUT_ALL_NODES) {
 		for (t = 0; t < n; t++)
@@ -389,21 +374,23 @@ candidates(const struct rp_graph *g, int *out)
 			delta[last < n ? last + 1 : n] -= g->mem[u];
 		}
 	}
-	hs = rp_xmalloc(sizeof *hs * (size_t)n);
+	held = rp_xmalloc(sizeof *held * (size_t)n);
 	for (t = 0; t < n; t++) {
 		live += delta[t];
-		hs[t] = (struct held){ live + g->mem[t] + g->workspace[t], t };
+		held[t] = live + g->mem[t] + g->workspace[t];
 	}
-	qsort(hs, (size_t)n, sizeof *hs, cmp_held);
-	for (k = 0; k < n && nc < CUT_NODES; k++) {
+	order = rp_xmalloc(sizeof *order * (size_t)n);
+	ns = rp_stages_by_bytes(held, n, order);
+	for (k = 0; k < ns && nc < CUT_NODES; k++) {
 		int near = 0;
 		for (j = 0; j < nc; j++)
-			near |= abs(out[j] - hs[k].t) < n / CUT_SPREAD;
+			near |= abs(out[j] - order[k]) < n / CUT_SPREAD;
 		if (!near)
-			out[nc++] = hs[k].t;
+			out[nc++] = order[k];
 	}
 	free(delta);
-	free(hs);
+	free(held);
+	free(order);
 	return nc;
 }
 

@@ -414,7 +414,7 @@ out:
 	return isfinite(extra) && extra > 0 ? extra : NAN;
 }
 
-/* A stage by the bytes it must leave out. */
+/* A stage by its bytes. */
 struct over {
 	int64_t bytes;
 	int t;
@@ -430,17 +430,33 @@ cmp_over(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
+int
+rp_stages_by_bytes(const int64_t *bytes, int n, int *out)
+{
+	struct over *os = rp_xmalloc(sizeof *os * (size_t)(n ? n : 1));
+	int t, no = 0;
+
+	for (t = 0; t < n; t++)
+		if (bytes[t] > 0)
+			os[no++] = (struct over){ bytes[t], t };
+	qsort(os, (size_t)no, sizeof *os, cmp_over);
+	for (t = 0; t < no; t++)
+		out[t] = os[t].t;
+	free(os);
+	return no;
+}
+
 double
 rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
     int *lp, int *complete)
 {
 	const struct rp_graph *g = pb->g;
-	int n = g->n, t, j, k, no = 0, picked[LP_STAGES], np = 0, idle = 0;
+	int n = g->n, j, k, no = 0, picked[LP_STAGES], np = 0, idle = 0;
 	double lpv[LP_STAGES];
 	int64_t *over = rp_xcalloc((size_t)(n ? n : 1), sizeof *over);
 	int *last = last_readers(g), *mark;
 	double extra = knapsack(pb, last, stage, over), t0 = rp_now();
-	struct over *os;
+	int *os;		/* the stages over the budget, most bytes first */
 	int cut = 0;		/* the deadline cut something short */
 
 	*lp = 0;
@@ -452,29 +468,26 @@ rp_stage_bound_lp(const struct rp_problem *pb, double deadline, int *stage,
 		return as_bound(pb, extra);
 	}
 	os = rp_xmalloc(sizeof *os * (size_t)(n ? n : 1));
-	for (t = 0; t < n; t++)
-		if (over[t] > 0)
-			os[no++] = (struct over){ over[t], t };
-	qsort(os, (size_t)no, sizeof *os, cmp_over);
+	no = rp_stages_by_bytes(over, n, os);
 	mark = rp_xcalloc((size_t)(n ? n : 1), sizeof *mark);
 	for (k = 0; k < no && np < LP_STAGES &&
 	    (idle < LP_IDLE || rp_now() - t0 < LP_IDLE_SECONDS); k++) {
 		double e;
 		int near = 0, how = 0;
 		for (j = 0; j < np; j++)
-			near |= abs(picked[j] - os[k].t) < n / LP_SPREAD;
+			near |= abs(picked[j] - os[k]) < n / LP_SPREAD;
 		if (near)
 			continue;
 		if (deadline > 0 && rp_now() >= deadline) {
 			cut = 1;
 			break;
 		}
-		e = stage_lp(pb, os[k].t, last, deadline, 0, mark, &how);
+		e = stage_lp(pb, os[k], last, deadline, 0, mark, &how);
 		lpv[np] = how == 3 && !isnan(e) ? e : -1;
-		picked[np++] = os[k].t;
+		picked[np++] = os[k];
 		if (!isnan(e) && e > extra) {
 			extra = e;
-			*stage = os[k].t;
+			*stage = os[k];
 			*lp = 1;
 			idle = 0;
 		} else

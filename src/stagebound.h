@@ -64,6 +64,11 @@ struct rp_stage_memo {
 	int stage, lp;
 };
 
+/* The stages t in 0..n with bytes[t] > 0, most bytes first (the earlier
+ * at a tie), into out (n entries); returns their count. The bounds try
+ * their stages in this order. Time: O(n log n). */
+int rp_stages_by_bytes(const int64_t *bytes, int n, int *out);
+
 /* Whether a plan of cost reaches the lower bound b: within what the
  * searches in whole values take off their bounds for GLPK's tolerances
  * (twice it, 2e-6 of b), so that a plan the search proves optimal
