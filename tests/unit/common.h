@@ -2,6 +2,7 @@
 #ifndef COMMON_H
 #define COMMON_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,75 @@ mkgraph(int n, const int *edges, int ne)
 		exit(1);
 	}
 	return g;
+}
+
+/* An exhaustive search over every valid plan of g (at most 7 nodes):
+ * Dijkstra over the states (values live, values computed at least once),
+ * where a step computes a value that is not live (one with
+ * recompute=false only once) or frees a live one. With by_cost, the least
+ * cost of a plan whose memory stays within budget (INFINITY where none
+ * does); else the least peak of any plan, budget unused. */
+static __attribute__((unused)) double
+exhaustive(const struct rp_graph *g, int64_t budget, int by_cost)
+{
+	int n = g->n, nst = 1 << (2 * n), s, v, j, outs = 0;
+	double *best = malloc(sizeof *best * (size_t)nst), result = INFINITY;
+	char *done = calloc((size_t)nst, 1);
+
+	for (s = 0; s < nst; s++)
+		best[s] = INFINITY;
+	for (v = 0; v < n; v++)
+		if (g->output[v])
+			outs |= 1 << v;
+	best[0] = by_cost ? 0 : (double)g->fixed_mem;
+	for (;;) {
+		int u = -1, live, comp;
+		int64_t mem = g->fixed_mem;
+		/* the open state of the least key (a plain scan: tiny) */
+		for (s = 0; s < nst; s++)
+			if (!done[s] && !isinf(best[s]) &&
+			    (u < 0 || best[s] < best[u]))
+				u = s;
+		if (u < 0)
+			break;
+		done[u] = 1;
+		live = u & ((1 << n) - 1);
+		comp = u >> n;
+		if (comp == (1 << n) - 1 && (live & outs) == outs) {
+			result = best[u];
+			break;
+		}
+		for (v = 0; v < n; v++)
+			if (live & (1 << v))
+				mem += g->mem[v];
+		for (v = 0; v < n; v++) {
+			int t;
+			double k;
+			if (live & (1 << v)) {
+				t = (live & ~(1 << v)) | (comp << n);
+				if (best[u] < best[t])
+					best[t] = best[u];
+				continue;
+			}
+			if (!g->recompute[v] && (comp & (1 << v)))
+				continue;
+			for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+				if (!(live & (1 << g->pred[j])))
+					break;
+			if (j < g->pred_off[v + 1])
+				continue;
+			k = (double)(mem + g->mem[v] + g->workspace[v]);
+			if (by_cost && k > (double)budget)
+				continue;
+			k = by_cost ? best[u] + g->cost[v] : fmax(k, best[u]);
+			t = (live | (1 << v)) | ((comp | (1 << v)) << n);
+			if (k < best[t])
+				best[t] = k;
+		}
+	}
+	free(best);
+	free(done);
+	return result;
 }
 
 /* The problem of g at budget bytes. */

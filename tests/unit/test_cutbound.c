@@ -9,68 +9,6 @@
 #include "cutbound.h"
 #include "t.h"
 
-/* The cost of the cheapest valid plan of g (at most 7 nodes) that fits
- * budget, INFINITY where none does: Dijkstra over the states (values
- * live, values computed at least once), where a step computes a value
- * that is not live (at its cost) or frees a live one. */
-static double
-exact_min_cost(const struct rp_graph *g, int64_t budget)
-{
-	int n = g->n, nst = 1 << (2 * n), s, v, j, outs = 0;
-	double *best = malloc(sizeof *best * (size_t)nst), result = INFINITY;
-	char *done = calloc((size_t)nst, 1);
-
-	for (s = 0; s < nst; s++)
-		best[s] = INFINITY;
-	for (v = 0; v < n; v++)
-		if (g->output[v])
-			outs |= 1 << v;
-	best[0] = 0;
-	for (;;) {
-		int u = -1, live, comp;
-		int64_t mem = g->fixed_mem;
-		for (s = 0; s < nst; s++)
-			if (!done[s] && !isinf(best[s]) &&
-			    (u < 0 || best[s] < best[u]))
-				u = s;
-		if (u < 0)
-			break;
-		done[u] = 1;
-		live = u & ((1 << n) - 1);
-		comp = u >> n;
-		if (comp == (1 << n) - 1 && (live & outs) == outs) {
-			result = best[u];
-			break;
-		}
-		for (v = 0; v < n; v++)
-			if (live & (1 << v))
-				mem += g->mem[v];
-		for (v = 0; v < n; v++) {
-			int t;
-			if (live & (1 << v)) {
-				t = (live & ~(1 << v)) | (comp << n);
-				if (best[u] < best[t])
-					best[t] = best[u];
-				continue;
-			}
-			if (!g->recompute[v] && (comp & (1 << v)))
-				continue;
-			for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-				if (!(live & (1 << g->pred[j])))
-					break;
-			if (j < g->pred_off[v + 1] ||
-			    mem + g->mem[v] + g->workspace[v] > budget)
-				continue;
-			t = (live | (1 << v)) | ((comp | (1 << v)) << n);
-			if (best[u] + g->cost[v] < best[t])
-				best[t] = best[u] + g->cost[v];
-		}
-	}
-	free(best);
-	free(done);
-	return result;
-}
-
 static uint64_t rng = 88172645463325252ULL;
 
 static int
@@ -116,7 +54,7 @@ main(void)
 		g->cost[1] = 2;
 		g->cost[2] = 3;
 		g->output[6] = 1;
-		ex = exact_min_cost(g, 16);
+		ex = exhaustive(g, 16, 1);
 		b = bound(g, 16, &node);
 		printf("# bound %g, cheapest plan %g\n", b, ex);
 		CHECK(ex == rp_graph_baseline_cost(g) + 1);
@@ -156,7 +94,7 @@ main(void)
 		for (v = 0; v < n; v++)
 			hi += g->mem[v] + g->workspace[v];
 		for (budget = lo; budget <= hi; budget++) {
-			double ex = exact_min_cost(g, budget);
+			double ex = exhaustive(g, budget, 1);
 			double b = bound(g, budget, &node);
 			CHECK(b >= rp_graph_baseline_cost(g));
 			CHECK(b <= ex);

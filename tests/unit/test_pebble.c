@@ -8,68 +8,13 @@
 #include "sim.h"
 #include "t.h"
 
-/* The least peak of any valid plan of g (at most 7 nodes): a bottleneck
- * search over the states (values live, values computed at least once),
- * where a step computes a value that is not live or frees a live one. */
+/* The least peak of any valid plan of g (at most 7 nodes). */
 static int64_t
 exact_min_peak(const struct rp_graph *g)
 {
-	int n = g->n, nst = 1 << (2 * n), s, v, j;
-	int64_t *best = malloc(sizeof *best * (size_t)nst), result = -1;
-	char *done = calloc((size_t)nst, 1);
-	int outs = 0;
+	double p = exhaustive(g, 0, 0);
 
-	for (s = 0; s < nst; s++)
-		best[s] = INT64_MAX;
-	for (v = 0; v < n; v++)
-		if (g->output[v])
-			outs |= 1 << v;
-	best[0] = g->fixed_mem;
-	for (;;) {
-		int u = -1, live, comp;
-		int64_t mem = g->fixed_mem;
-		/* the open state of the smallest key (a plain scan: tiny) */
-		for (s = 0; s < nst; s++)
-			if (!done[s] && best[s] != INT64_MAX &&
-			    (u < 0 || best[s] < best[u]))
-				u = s;
-		if (u < 0)
-			break;
-		done[u] = 1;
-		live = u & ((1 << n) - 1);
-		comp = u >> n;
-		if (comp == (1 << n) - 1 && (live & outs) == outs) {
-			result = best[u];
-			break;
-		}
-		for (v = 0; v < n; v++)
-			if (live & (1 << v))
-				mem += g->mem[v];
-		for (v = 0; v < n; v++) {
-			int t;
-			int64_t k;
-			if (live & (1 << v)) {
-				t = (live & ~(1 << v)) | (comp << n);
-				if (best[u] < best[t])
-					best[t] = best[u];
-				continue;
-			}
-			for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-				if (!(live & (1 << g->pred[j])))
-					break;
-			if (j < g->pred_off[v + 1])
-				continue;
-			k = mem + g->mem[v] + g->workspace[v];
-			if (k < best[u])
-				k = best[u];
-			t = (live | (1 << v)) | ((comp | (1 << v)) << n);
-			if (k < best[t])
-				best[t] = k;
-		}
-	}
-	free(best);
-	free(done);
-	return result;
+	return isinf(p) ? -1 : (int64_t)p;
 }
 
 static uint64_t rng = 88172645463325252ULL;
