@@ -368,6 +368,31 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	fprintf(f, "}\n");
 }
 
+/* Where no plan fits: the plan over the budget of least peak (the
+ * cheaper at a tie), which a budget of that peak would take. */
+static void
+closest_line(FILE *f, const struct rp_problem *pb,
+    const struct rp_result *res, int n)
+{
+	int i, c = -1;
+	char pk[32];
+
+	for (i = 0; i < n; i++)
+		if (res[i].status == RP_OVER_BUDGET && (c < 0 ||
+		    res[i].sim.peak < res[c].sim.peak ||
+		    (res[i].sim.peak == res[c].sim.peak &&
+		    res[i].sim.cost < res[c].sim.cost)))
+			c = i;
+	if (c < 0)
+		return;
+	rp_format_bytes(res[c].sim.peak, pk, sizeof pk);
+	fprintf(f, "the plan of least peak is %s's: %s, %.1f%% over the "
+	    "budget, at %.3fx the baseline; it fits a budget of %lld bytes\n",
+	    res[c].strategy->name, pk, 100.0 * ((double)res[c].sim.peak /
+	    (double)pb->budget - 1), pb->baseline > 0 ? res[c].sim.cost /
+	    pb->baseline : NAN, (long long)res[c].sim.peak);
+}
+
 /* The comparison as a table for people, with the notes under it. */
 static void
 report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
@@ -478,6 +503,8 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "which frees a fraction of its inputs, where no plan can");
 	else
 		fprintf(f, "no strategy fits the budget\n");
+	if (picked < 0)
+		closest_line(f, pb, res, n);
 	if (isinf(b->any))
 		fprintf(f, "proved: no plan fits this budget, whatever its order "
 		    "and recomputations: when node '%s' is first computed, "

@@ -163,6 +163,18 @@ else
 stage bound promises no plan
 $out"
 fi
+# ... and names the plan of least peak over the budget, which fits the
+# budget it gives.
+peak=$(echo "$out" | sed -n 's/^the plan of least peak is ilp.s: .*; it fits a budget of \([0-9]*\) bytes$/\1/p')
+if [ -n "$peak" ] && "$RP" --graph "$TMP/l250.xml" --budget "$peak" -s ilp \
+    -t 1 >/dev/null 2>&1; then
+	pass "layered-250-1 at 60%: the plan of least peak is named, and its" \
+	    "peak is a budget where a plan fits"
+else
+	fail "layered-250-1 at 60%: no plan of least peak named, or none fits
+its peak ('$peak')
+$out"
+fi
 
 # The same plans from run to run.
 for s in chain-dp reorder; do
