@@ -111,7 +111,7 @@ diff -r "$TMP/plans" "$TMP/plans2" >/dev/null &&
     fail "--sweep in bytes: $(cut -d, -f1 "$TMP/bytes.csv" | tr '\n' ' ')"
 # JSON is valid, with a row per budget
 "$RP" --graph "$U" --sweep 60%:80%:10% -s dtr,peak-split -f json >"$TMP/s.json"
-python3 -c "import json,sys; d = json.load(open(sys.argv[1])); \
+"$PY3" -c "import json,sys; d = json.load(open(sys.argv[1])); \
 assert len(d['rows']) == 3 and d['strategies'] == ['dtr', 'peak-split']" \
     "$TMP/s.json" 2>"$TMP/err" && pass "--format json: valid, a row per budget" ||
     fail "--format json: $(cat "$TMP/err")"
