@@ -15,13 +15,13 @@ replay() {
 	shift 2
 	timeout 20 "$RP" "$@" >/dev/null 2>"$TMP/err"
 	rc=$?
-	lines=$(wc -l <"$TMP/err")
 	case " $ok " in
-	*" $rc "*) pass "$(basename "$f") is accepted (status $rc)"; return ;;
+	*" $rc "*) pass "${f##*/} is accepted (status $rc)"; return ;;
 	esac
 	if [ "$rc" -eq 3 ]; then
-		if [ "$lines" -eq 1 ] && grep -q '^remat-plan: ' "$TMP/err"; then
-			pass "$(basename "$f") is refused in one line"
+		if [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		    grep -q '^remat-plan: ' "$TMP/err"; then
+			pass "${f##*/} is refused in one line"
 		else
 			fail "$f: exit 3 but stderr is not one 'remat-plan:' line"
 		fi
