@@ -489,6 +489,7 @@ struct cli {
 	enum rp_format fmt;
 	struct rp_options opt;
 	struct rp_budget_spec bspec;
+	double started;		/* rp_now() before the graph was read */
 };
 
 /* The plan directory of a sweep: made when missing. Returns -1 when it
@@ -865,18 +866,23 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	struct rp_result *res = rp_xcalloc((size_t)n, sizeof *res);
 	struct rp_ctx ctx;
 	int i, picked, rc = EXIT_OK, failed = 0;
-	double t0 = rp_now(), tb;
+	double tb;
 	struct rp_bound lb;
 	struct rp_stage_memo sm;
 	FILE *rep;
 
 	base_ctx(c, &ctx);
+	/* The whole run within twice the limit from the start: reading the
+	 * graph and the search for the smallest budget (work-bounded, so
+	 * that its figure does not depend on the machine) leave the
+	 * strategies that much less. */
+	ctx.deadline = c->started + 2 * rp_run_limit(&c->opt);
 	rp_run_strategies(pb, strats, n, &ctx, NULL, &sm, plan_progress,
 	    strats, res);
 	tty_line("bounding the cost");
 	tb = rp_now();
-	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, t0, n), &sm,
-	    &lb);
+	rp_results_bound(pb, res, n, rp_bound_deadline(&c->opt, c->started,
+	    n), &sm, &lb);
 	rp_log(&ctx, 1, "lower bound %.10g in %.1f ms%s; for every plan "
 	    "%.10g", lb.value, (rp_now() - tb) * 1e3, lb.lp == 2 ?
 	    " (a stage's MILP)" : lb.lp ? " (a stage's LP)" : "", lb.any);
@@ -1146,7 +1152,7 @@ main(int argc, char **argv)
 	}
 	if (c.opt.verbose >= 2)
 		rp_milp_set_log(solver_log, NULL);
-	t0 = rp_now();
+	t0 = c.started = rp_now();
 	if (rp_graphml_read(c.graph, &g, &cause) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);

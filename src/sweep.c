@@ -31,9 +31,12 @@ rp_run_strategies(const struct rp_problem *pb,
 		sm->have = 0;
 	ctx.shared = &shared;
 	/* All the strategies within twice the limit (the default one where
-	 * none is given): each gets the limit, but never past this, and
-	 * those that use all of it share it (below). */
+	 * none is given), and never past base's deadline, which counts the
+	 * work done before them: each gets the limit, but never past this,
+	 * and those that use all of it share it (below). */
 	end = rp_now() + 2 * rp_run_limit(base->opt);
+	if (base->deadline > 0 && base->deadline < end)
+		end = base->deadline;
 	/* the strategies that take the time they are given here */
 	busy = rp_xcalloc((size_t)n, sizeof *busy);
 	for (i = 0; i < n; i++)

@@ -22,7 +22,8 @@ typedef void (*rp_progress_fn)(void *arg, int i, int n);
 
 /* Runs strats[0..n) on pb in order: lp-round and ilp share the LP
  * rounding, ilp starts from the plans found before it, each strategy has
- * the time limit of base->opt and all of them together at most twice it;
+ * the time limit of base->opt and all of them together at most twice it,
+ * and never past base->deadline where that is set (> 0);
  * those that use all of their time (anytime, not idle on pb) may each
  * take the limit but leave half of it to each of them after it, or where
  * that leaves less, have an equal share with them.

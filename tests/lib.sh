@@ -57,6 +57,9 @@ fi
 # slow: true when the exhaustive sweeps run (make check-slow sets
 # REMAT_SLOW=1); the quick suite samples the same kinds of case.
 slow() { [ "${REMAT_SLOW:-0}" = 1 ]; }
+# sanitized: the build is instrumented (configure --enable-asan or
+# --enable-ubsan), so that its own work runs several times slower.
+sanitized() { [ -n "${REMAT_SANITIZED:-}" ]; }
 
 # The strategies the binary lists as available, one per line.
 strategies() {

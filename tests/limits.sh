@@ -10,9 +10,15 @@
 # The quick suite (make check) runs each graph at 60% with T = 1 (the
 # default run on three graphs, at 90%); make check-slow adds 90% and 40% with
 # T = 3 (the default run on every graph).
+# The seconds allowed past the limits cover the work that does not look
+# at the clock (reading the graph, sizing a model, a heuristic's pass, the
+# bound's last LP, the report); a sanitized build does that work 5 to 12
+# times slower (measured), so there they are tripled; the limits are not.
 . "${top_srcdir:-.}/tests/lib.sh"
 runs="1:60"
 slow && runs="1:60 3:90 3:40"
+over=1000
+sanitized && over=3000
 
 # now_ms: the wall clock in milliseconds.
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -30,7 +36,7 @@ for g in "$SRC"/graphs/*.xml; do
 			ms=$(($(now_ms) - start))
 			if [ "$rc" -gt 1 ]; then
 				fail "$what: exit status $rc: $(cat "$TMP/err")"
-			elif [ "$ms" -le $((t * 1000 + 1000)) ]; then
+			elif [ "$ms" -le $((t * 1000 + over)) ]; then
 				pass "$what: ended in $ms ms"
 			else
 				fail "$what: took $ms ms"
@@ -47,7 +53,7 @@ whole() {
 	ms=$(($(now_ms) - start))
 	if [ "$rc" -gt 1 ]; then
 		fail "$4: exit status $rc: $(cat "$TMP/err")"
-	elif [ "$ms" -le $(($3 * 2000 + 2000)) ]; then
+	elif [ "$ms" -le $(($3 * 2000 + 2 * over)) ]; then
 		pass "$4: ended in $ms ms"
 	else
 		fail "$4: took $ms ms"
@@ -84,7 +90,7 @@ for s in $(strategies); do
 	ms=$(($(now_ms) - start))
 	if [ "$rc" -gt 1 ]; then
 		fail "$what: exit status $rc: $(cat "$TMP/err")"
-	elif [ "$ms" -le $((2000 + load)) ]; then
+	elif [ "$ms" -le $((1000 + over + load)) ]; then
 		pass "$what: ended in $ms ms (reading the graph: $load ms)"
 	else
 		fail "$what: took $ms ms (reading the graph: $load ms)"
