@@ -37,6 +37,46 @@ mkgraph(int n, const int *edges, int ne)
 	return g;
 }
 
+/* A number in [0, k) from a seeded xorshift: the same graphs every run. */
+static __attribute__((unused)) uint64_t common_rng = 88172645463325252ULL;
+
+static __attribute__((unused)) int
+below(int k)
+{
+	common_rng ^= common_rng << 13;
+	common_rng ^= common_rng >> 7;
+	common_rng ^= common_rng << 17;
+	return (int)(common_rng % (uint64_t)k);
+}
+
+/* A random DAG of n nodes, each reading up to 4 of the 6 before it
+ * (distinct edges), memory 1 to 16 bytes, unit cost, the last node an
+ * output. */
+static __attribute__((unused)) struct rp_graph *
+mklocal(int n)
+{
+	int ne = 0, *e = malloc(sizeof *e * 2 * 4 * (size_t)n), v, j, k;
+	struct rp_graph *g;
+
+	for (v = 1; v < n; v++)
+		for (j = 0; j < 4; j++) {
+			int u = v - 1 - below(v < 6 ? v : 6), dup = 0;
+			for (k = 0; k < ne; k++)
+				dup |= e[2 * k] == u && e[2 * k + 1] == v;
+			if (!dup) {
+				e[2 * ne] = u;
+				e[2 * ne + 1] = v;
+				ne++;
+			}
+		}
+	g = mkgraph(n, e, ne);
+	for (v = 0; v < n; v++)
+		g->mem[v] = 1 + below(16);
+	g->output[n - 1] = 1;
+	free(e);
+	return g;
+}
+
 /* An exhaustive search over every valid plan of g (at most 7 nodes):
  * Dijkstra over the states (values live, values computed at least once),
  * where a step computes a value that is not live (one with
