@@ -18,11 +18,15 @@
 #define CUT_SPREAD 32
 #define CUT_ALL_NODES 64
 #define CUT_ROUNDS 40
-/* Capacities are integers: "infinite" ones, and the finite ones scaled so
- * that they sum to at most CUT_SCALE, rounded down (so that every cut's
- * capacity, and the minimum, is at most what it stands for). */
+/* Capacities are integers: "infinite" ones, and the finite ones scaled by
+ * a power of two so that they sum to less than 2^CUT_SCALE_BITS, rounded
+ * down (so that every cut's capacity, and the minimum, is at most what it
+ * stands for, bar the rounding of a price times bytes: CUT_SLACK). */
 #define CAP_INF ((int64_t)1 << 61)
-#define CUT_SCALE 1125899906842624.0	/* 2^50 */
+#define CUT_SCALE_BITS 50
+/* What a value taken off another may be off by, relative to the two: far
+ * above the doubles' rounding (2^-53 a step, a few steps). */
+#define CUT_SLACK 0x1p-40
 
 /* A flow network, its edges in pairs (e and e ^ 1 the reverse). */
 struct flow {
@@ -63,7 +67,24 @@ flow_free(struct flow *f)
 	free(f->path);
 }
 
-/* An edge a -> b of capacity c (none where c is 0). */
+/* Room for ne edges in all, pairs counted twice: reserved at the size
+ * the network needs, so that a large graph's is not a power of two above
+ * it. */
+static void
+flow_reserve(struct flow *f, size_t ne)
+{
+	if (ne <= (size_t)f->ce)
+		return;
+	if (ne > INT32_MAX)	/* more than an int counts: as out of memory */
+		ne = SIZE_MAX;
+	f->next = rp_xreallocarray(f->next, ne, sizeof *f->next);
+	f->to = rp_xreallocarray(f->to, ne, sizeof *f->to);
+	f->cap = rp_xreallocarray(f->cap, ne, sizeof *f->cap);
+	f->ce = (int)ne;
+}
+
+/* An edge a -> b of capacity c (none where c is 0), in the room
+ * reserved. */
 static void
 flow_edge(struct flow *f, int a, int b, int64_t c)
 {
@@ -71,14 +92,6 @@ flow_edge(struct flow *f, int a, int b, int64_t c)
 
 	if (c <= 0)
 		return;
-	if (f->ne + 2 > f->ce) {
-		f->ce = f->ce ? 2 * f->ce : 1024;
-		f->next = rp_xreallocarray(f->next, (size_t)f->ce,
-		    sizeof *f->next);
-		f->to = rp_xreallocarray(f->to, (size_t)f->ce, sizeof *f->to);
-		f->cap = rp_xreallocarray(f->cap, (size_t)f->ce,
-		    sizeof *f->cap);
-	}
 	for (k = 0; k < 2; k++) {
 		int e = f->ne++;
 		f->to[e] = k ? a : b;
@@ -111,8 +124,9 @@ flow_levels(struct flow *f, int s, int t)
 }
 
 /* The maximum flow from s to t (Dinic's blocking flows, the paths found
- * without recursion), or -1 where a path of infinite edges joins them or
- * the deadline (rp_now() time, <= 0: none) passes before it is found. */
+ * without recursion), or -1 where the deadline (rp_now() time, <= 0:
+ * none) passes before it is found, checked between phases. (The networks
+ * here always have a finite cut: holding every node of A.) */
 static int64_t
 flow_max(struct flow *f, int s, int t, double deadline)
 {
@@ -152,8 +166,6 @@ flow_max(struct flow *f, int s, int t, double deadline)
 			for (k = 0; k < depth; k++)
 				if (f->cap[f->path[k]] < b)
 					b = f->cap[f->path[k]];
-			if (b >= CAP_INF)
-				return -1;
 			for (k = 0; k < depth; k++) {
 				f->cap[f->path[k]] -= b;
 				f->cap[f->path[k] ^ 1] += b;
@@ -237,18 +249,30 @@ static double
 cut_at(struct cut *c, double mu, int fewest, double deadline)
 {
 	const struct rp_graph *g = c->pb->g;
-	int n = g->n, u, j, k, s = 3 * n, t = 3 * n + 1;
-	double total = 0, scale;
+	int n = g->n, u, j, k, s = 3 * n, t = 3 * n + 1, e;
+	double total = 0, scale = 1;
+	size_t edges = 0;
 	int64_t value;
 
 	for (u = 0; u < n; u++)
-		if (c->cls[u] != AFTER)
+		if (c->cls[u] != AFTER) {
 			total += fewest ? (double)g->mem[u] :
 			    g->cost[u] + mu * (double)g->mem[u];
-	/* bytes as they are where they fit */
-	scale = total <= 0 || (fewest && total <= CUT_SCALE) ? 1 :
-	    CUT_SCALE / total;
+			edges += 6 + (size_t)(g->pred_off[u + 1] -
+			    g->pred_off[u]);
+			for (j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+				edges += c->cls[g->succ[j]] != AFTER;
+		}
+	/* a power of two, so that bytes scale exactly; bytes as they are
+	 * where they fit */
+	if (total > 0) {
+		frexp(total, &e);	/* total < 2^e */
+		scale = ldexp(1, CUT_SCALE_BITS - e);
+		if (fewest && scale > 1)
+			scale = 1;
+	}
 	flow_reset(&c->f, 3 * n + 2);
+	flow_reserve(&c->f, 2 * edges);
 	for (u = 0; u < n; u++) {
 		double d[4];
 		int cls = c->cls[u], x = 3 * u;
@@ -333,8 +357,11 @@ bound_at(struct cut *c, int v, double deadline)
 		x = cut_at(c, mu, 0, deadline);
 		if (isnan(x))
 			break;
-		if (x - mu * room > best)
-			best = x - mu * room;
+		/* the difference of two large terms: less what their
+		 * rounding may have added */
+		val = x - mu * room - CUT_SLACK * (x + mu * room);
+		if (val > best)
+			best = val;
 		line = ra + mu * (ha - room);
 		val = c->r + mu * (c->h - room);
 		if (val >= line - tol)
@@ -431,8 +458,9 @@ rp_cut_bound(const struct rp_problem *pb, double deadline, int *node)
 	flow_free(&c.f);
 	if (isinf(extra))
 		return INFINITY;
-	/* the cuts' values are rounded down already; this takes off what
-	 * the doubles may have added to them */
+	/* the cuts' values are rounded down, and their differences less
+	 * their rounding, already; this takes off what the doubles may add
+	 * to the sum, the baseline's sum of n costs included */
 	extra -= 1e-9 * (pb->baseline + extra);
 	if (extra <= 0) {
 		*node = -1;
