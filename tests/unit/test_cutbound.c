@@ -19,10 +19,47 @@ bound(const struct rp_graph *g, int64_t budget, int *node)
 	return rp_cut_bound(&pb, 0, node);
 }
 
+/* g at budget once more with every size in GiB (g's bytes times 2^30)
+ * and every cost in sevenths, where a large price times the room is
+ * taken off a large cut: the bound is still at least the baseline and
+ * at most the cheapest plan. g is as it was after. Returns whether the
+ * bound is above the baseline. */
+static int
+check_scaled(struct rp_graph *g, int64_t budget)
+{
+	int n = g->n, v, node;
+	double *cost = malloc(sizeof *cost * (size_t)n), ex, b, base;
+
+	for (v = 0; v < n; v++) {
+		cost[v] = g->cost[v];
+		g->cost[v] /= 7;
+		g->mem[v] <<= 30;
+		g->workspace[v] <<= 30;
+	}
+	g->fixed_mem <<= 30;
+	ex = exhaustive(g, budget << 30, 1);
+	b = bound(g, budget << 30, &node);
+	base = rp_graph_baseline_cost(g);
+	CHECK(b >= base);
+	CHECK(b <= ex);
+	if (b > ex)
+		printf("# in GiB at %lld: bound %.17g above the cheapest plan "
+		    "%.17g\n", (long long)budget, b, ex);
+	for (v = 0; v < n; v++) {
+		g->cost[v] = cost[v];
+		g->mem[v] >>= 30;
+		g->workspace[v] >>= 30;
+	}
+	g->fixed_mem >>= 30;
+	free(cost);
+	return b > base;
+}
+
 int
 main(void)
 {
 	int trial, stronger = 0, cases = 0, exact = 0, infinite = 0, trials = 300;
+	int scaled = 0;
 
 	t_case("a training step that cannot keep its activations: the "
 	    "recomputation it needs, in any order");
@@ -96,6 +133,7 @@ main(void)
 				cases++;
 				stronger += b > rp_graph_baseline_cost(g);
 				exact += b == ex;
+				scaled += check_scaled(g, budget);
 			}
 			infinite += isinf(b);
 		}
@@ -107,6 +145,9 @@ main(void)
 	    "%d exact; %d proved to have no plan\n", cases, stronger, exact,
 	    infinite);
 	CHECK(stronger > cases / 4);
+	printf("# the same %d in GiB with costs in sevenths: %d above the "
+	    "baseline\n", cases, scaled);
+	CHECK(scaled > cases / 4);
 
 	t_case("the same bound from the same graph");
 	{
