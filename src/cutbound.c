@@ -265,7 +265,7 @@ cut_at(struct cut *c, double mu, int fewest, double deadline)
 		}
 	/* a power of two, so that bytes scale exactly; bytes as they are
 	 * where they fit */
-	if (total > 0) {
+	if (total > 0 && isfinite(total)) {
 		frexp(total, &e);	/* total < 2^e */
 		scale = ldexp(1, CUT_SCALE_BITS - e);
 		if (fewest && scale > 1)
