@@ -489,7 +489,7 @@ struct cli {
 	enum rp_format fmt;
 	struct rp_options opt;
 	struct rp_budget_spec bspec;
-	double started;		/* rp_now() before the graph was read */
+	double started;		/* rp_now() once the graph was read */
 };
 
 /* The plan directory of a sweep: made when missing. Returns -1 when it
@@ -872,11 +872,12 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	FILE *rep;
 
 	base_ctx(c, &ctx);
-	/* The whole run within twice the limit from the start: reading the
-	 * graph and the search for the smallest budget (work-bounded, so
-	 * that its figure does not depend on the machine) leave the
-	 * strategies that much less. */
-	ctx.deadline = c->started + 2 * rp_run_limit(&c->opt);
+	/* The whole run within twice the limit from when the graph was
+	 * read: the search for the smallest budget (work-bounded, so that
+	 * its figure does not depend on the machine) leaves the strategies
+	 * that much less, but never less than a tenth of the limit. */
+	ctx.deadline = fmax(c->started + 2 * rp_run_limit(&c->opt), rp_now() +
+	    rp_run_limit(&c->opt) / 10);
 	rp_run_strategies(pb, strats, n, &ctx, NULL, &sm, plan_progress,
 	    strats, res);
 	tty_line("bounding the cost");
@@ -1152,7 +1153,7 @@ main(int argc, char **argv)
 	}
 	if (c.opt.verbose >= 2)
 		rp_milp_set_log(solver_log, NULL);
-	t0 = c.started = rp_now();
+	t0 = rp_now();
 	if (rp_graphml_read(c.graph, &g, &cause) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);
@@ -1160,9 +1161,10 @@ main(int argc, char **argv)
 		budget_list_free(&c.points);
 		return EXIT_BADINPUT;
 	}
+	c.started = rp_now();
 	if (c.opt.verbose)
 		fprintf(stderr, "%s: loaded %s (%d nodes, %d edges) in %.1f ms\n",
-		    progname, c.graph, g->n, g->m, (rp_now() - t0) * 1e3);
+		    progname, c.graph, g->n, g->m, (c.started - t0) * 1e3);
 	rc = EXIT_OK;
 	/* Replaying a plan and the MILP's files never show the smallest
 	 * budget: its search is left out there. */
