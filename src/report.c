@@ -476,10 +476,11 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "bound, which holds for frontier-advancing plans only: this "
 		    "plan is not one, and no frontier-advancing plan costs as "
 		    "little; it is set against the any-plan bound" : !fa &&
-		    isfinite(rb) && rb > pb->baseline ? "; it is not a "
+		    !all && isfinite(rb) && rb > pb->baseline ? "; it is not a "
 		    "frontier-advancing plan, which the lower bound holds for, "
 		    "and is set against the any-plan bound, which holds for "
-		    "every plan" : !fa && isfinite(lb) && lb > pb->baseline ?
+		    "every plan" : !fa && !all && isfinite(lb) &&
+		    lb > pb->baseline ?
 		    "; it is not a frontier-advancing plan, which the lower "
 		    "bound holds for, and nothing above the baseline bounds a "
 		    "plan of its form: the bound does not say how far this one "

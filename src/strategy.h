@@ -173,7 +173,8 @@ void rp_result_destroy(struct rp_result *res);
 struct rp_bound {
 	double value;	/* NaN: none; +inf: no frontier-advancing plan fits */
 	int stage;	/* the stage whose memory gives it, or -1 where a
-			   strategy's bound (or the baseline) is as strong */
+			   strategy's bound, the bound for every plan or the
+			   baseline is as strong */
 	int lp;		/* 1: that stage's LP gives it, 2: its search in
 			   whole values (stagebound.h) */
 	/* The bound for every plan, of any form (cutbound.h): NaN where
