@@ -176,6 +176,34 @@ its peak ('$peak')
 $out"
 fi
 
+# Where no frontier-advancing plan fits but the cuts bound every plan
+# (unet-3 just above its smallest budget), the report shows both bounds:
+# the text's two rows, the CSV's any-plan row with its node, the JSON's
+# null bound beside a finite any-plan bound above the baseline. (The
+# stage bound proves that no frontier-advancing plan fits, once the LP
+# has given any bound at all: 2 s leave time to build it.)
+u3="$SRC/graphs/unet-3.xml"
+txt=$("$RP" --graph "$u3" --budget 59.2M -s lp-round -t 2 2>/dev/null)
+csv=$("$RP" --graph "$u3" --budget 59.2M -s lp-round -t 2 -f csv 2>/dev/null)
+json=$("$RP" --graph "$u3" --budget 59.2M -s lp-round -t 2 -f json \
+    2>/dev/null)
+if echo "$txt" | grep -q "^lower bound  *infeasible$" &&
+    echo "$txt" | grep -q "^any-plan bound  *[0-9.]*  *1\.[0-9]*x  *1\.000x$" &&
+    echo "$csv" | grep -q "^any-plan bound,bound,[0-9.]*,,,[0-9]*,,,no,every plan (the first computation of node '[a-z_0-9]*'),," &&
+    echo "$json" | grep -q '"lower_bound":null' &&
+    echo "$json" | grep -q '"frontier_advancing_infeasible":true' &&
+    echo "$json" | grep -q '"any_plan_infeasible":false' &&
+    echo "$json" | grep -q '"any_plan_bound":[0-9.]*,' &&
+    echo "$json" | grep -q '"any_plan_bound_node":"[a-z_0-9]*"'; then
+	pass "unet-3 at 59.2M: no frontier-advancing plan, and the bound for" \
+	    "every plan shown apart in text, CSV and JSON"
+else
+	fail "unet-3 at 59.2M: the two bounds are not reported as expected
+$txt
+$csv
+$json"
+fi
+
 # The same plans from run to run.
 for s in chain-dp reorder; do
 	"$RP" --graph "$SRC/graphs/vgg16-b8-s224.xml" --budget 70% -s $s \
