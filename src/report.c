@@ -375,7 +375,7 @@ closest_line(FILE *f, const struct rp_problem *pb,
     const struct rp_result *res, int n)
 {
 	int i, c = -1;
-	char pk[32];
+	char pk[32], ov[48];
 
 	for (i = 0; i < n; i++)
 		if (res[i].status == RP_OVER_BUDGET && (c < 0 ||
@@ -386,11 +386,15 @@ closest_line(FILE *f, const struct rp_problem *pb,
 	if (c < 0)
 		return;
 	rp_format_bytes(res[c].sim.peak, pk, sizeof pk);
+	if (pb->baseline > 0)
+		snprintf(ov, sizeof ov, "at %.3fx the baseline",
+		    res[c].sim.cost / pb->baseline);
+	else	/* every cost 0 */
+		snprintf(ov, sizeof ov, "at cost %.6g", res[c].sim.cost);
 	fprintf(f, "the plan of least peak is %s's: %s, %.1f%% over the "
-	    "budget, at %.3fx the baseline; it fits a budget of %lld bytes\n",
+	    "budget, %s; it fits a budget of %lld bytes\n",
 	    res[c].strategy->name, pk, 100.0 * ((double)res[c].sim.peak /
-	    (double)pb->budget - 1), pb->baseline > 0 ? res[c].sim.cost /
-	    pb->baseline : NAN, (long long)res[c].sim.peak);
+	    (double)pb->budget - 1), ov, (long long)res[c].sim.peak);
 }
 
 /* The comparison as a table for people, with the notes under it. */
