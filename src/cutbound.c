@@ -191,6 +191,7 @@ struct cut {
 	char *cls;
 	char *need;		/* must be held or computed again */
 	int *stack;
+	size_t edges;		/* the network's edges for these classes */
 	struct flow f;
 	double r, h;		/* the last cut's recomputed cost, held bytes */
 };
@@ -225,11 +226,18 @@ classify(struct cut *c, int v)
 	}
 	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
 		c->cls[g->pred[j]] = INPUT;
+	c->edges = 0;
 	for (u = 0; u < n; u++) {
 		c->need[u] = g->output[u];
-		for (j = g->succ_off[u]; !c->need[u] && j < g->succ_off[u + 1];
-		    j++)
-			c->need[u] = c->cls[g->succ[j]] == AFTER;
+		if (c->cls[u] == AFTER)
+			continue;
+		/* cut_at's: 4 for the labels, 2 that order them, one per
+		 * input, one per reader in A */
+		c->edges += 6 + (size_t)(g->pred_off[u + 1] - g->pred_off[u]);
+		for (j = g->succ_off[u]; j < g->succ_off[u + 1]; j++) {
+			c->need[u] |= c->cls[g->succ[j]] == AFTER;
+			c->edges += c->cls[g->succ[j]] != AFTER;
+		}
 	}
 }
 
@@ -251,18 +259,12 @@ cut_at(struct cut *c, double mu, int fewest, double deadline)
 	const struct rp_graph *g = c->pb->g;
 	int n = g->n, u, j, k, s = 3 * n, t = 3 * n + 1, e;
 	double total = 0, scale = 1;
-	size_t edges = 0;
 	int64_t value;
 
 	for (u = 0; u < n; u++)
-		if (c->cls[u] != AFTER) {
+		if (c->cls[u] != AFTER)
 			total += fewest ? (double)g->mem[u] :
 			    g->cost[u] + mu * (double)g->mem[u];
-			edges += 6 + (size_t)(g->pred_off[u + 1] -
-			    g->pred_off[u]);
-			for (j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
-				edges += c->cls[g->succ[j]] != AFTER;
-		}
 	/* a power of two, so that bytes scale exactly; bytes as they are
 	 * where they fit */
 	if (total > 0 && isfinite(total)) {
@@ -272,7 +274,7 @@ cut_at(struct cut *c, double mu, int fewest, double deadline)
 			scale = 1;
 	}
 	flow_reset(&c->f, 3 * n + 2);
-	flow_reserve(&c->f, 2 * edges);
+	flow_reserve(&c->f, 2 * c->edges);
 	for (u = 0; u < n; u++) {
 		double d[4];
 		int cls = c->cls[u], x = 3 * u;
