@@ -29,14 +29,15 @@ for g in "$SRC"/graphs/*.xml; do
 			for b in $budgets; do
 				what="dtr $h $mode on $name at $b%"
 				out="$TMP/plan.xml"
-				rm -f "$out"
+				[ ! -e "$out" ] || rm -f "$out"
 				"$RP" --graph "$g" --budget "$b%" --strategy dtr \
 				    --dtr-heuristic "$h" $mode -f csv -o "$out" \
 				    >"$TMP/report" 2>"$TMP/err"
 				rc=$?
 				if [ "$rc" -eq 1 ] && [ ! -e "$out" ]; then
-					if grep -q '^dtr,no plan,.*\(out of memory\|thrashing\)' "$TMP/report" ||
-					    grep -q 'below the smallest budget' "$TMP/err"; then
+					if has_line "$TMP/report" 'dtr,no plan,*out of memory*' ||
+					    has_line "$TMP/report" 'dtr,no plan,*thrashing*' ||
+					    has_line "$TMP/err" '*below the smallest budget*'; then
 						pass "$what: no plan, with the reason"
 					else
 						fail "$what: status 1 without a reason"
@@ -48,15 +49,16 @@ for g in "$SRC"/graphs/*.xml; do
 					continue
 				fi
 				ok=$((ok + 1))
-				row=$(grep '^dtr,fits,' "$TMP/report")
-				cost=$(echo "$row" | cut -d, -f3)
+				csv_row "$TMP/report" 'dtr,fits'
+				cost=$f3
 				echo "$cost" >"$TMP/cost-$b${mode:---both}"
-				independent "$g" "$out" "$(echo "$row" | cut -d, -f6)" \
-				    "$cost" "$(echo "$row" | cut -d, -f5)" "$what"
+				ccost=
 				"$RP" --graph "$g" --check "$out" --budget "$b%" -f csv \
 				    >"$TMP/check" 2>"$TMP/err" &&
-				    [ "$(sed -n 2p "$TMP/check" | cut -d, -f3)" = "$cost" ] &&
+				    { read -r _ && IFS=, read -r _ _ ccost _; } \
+				    <"$TMP/check" && [ "$ccost" = "$cost" ] &&
 				    pass "$what: the plan replays at its cost" || fail "$what: the plan does not replay: $(cat "$TMP/err")"
+				independent "$g" "$out" "$f6" "$cost" "$f5" "$what"
 			done
 			# The default finds a plan on every graph. (Other
 			# heuristics and single modes may not: on exported

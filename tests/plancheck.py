@@ -3,7 +3,11 @@
 written a second time, in another language, sharing no code with the C
 simulator. Usage: plancheck.py GRAPH PLAN BUDGET_BYTES
 Prints "cost peak" and exits 0 for a valid plan within budget; prints the
-reason and exits 1 otherwise."""
+reason and exits 1 otherwise.
+       plancheck.py --batch LIST
+LIST has one check per line, GRAPH PLAN BUDGET_BYTES separated by tabs;
+prints each one's outcome ("cost peak" or the reason) on a line of its own,
+in order, reading each graph once; exits 0."""
 import sys
 import xml.etree.ElementTree as ET
 
@@ -58,8 +62,12 @@ def load_graph(path):
     return fixed, nodes, preds
 
 
-def check(graph_path, plan_path, budget):
-    fixed, nodes, preds = load_graph(graph_path)
+def check(graph_path, plan_path, budget, graphs=None):
+    if graphs is None:
+        graphs = {}
+    if graph_path not in graphs:
+        graphs[graph_path] = load_graph(graph_path)
+    fixed, nodes, preds = graphs[graph_path]
     live = {}          # register -> node
     copies = {}        # node -> number of live registers holding it
     computed = {}
@@ -102,7 +110,26 @@ def check(graph_path, plan_path, budget):
     return (cost, peak)
 
 
+def outcome(res):
+    return res if isinstance(res, str) else '%.10g %d' % res
+
+
+def batch(list_path):
+    graphs = {}
+    with open(list_path) as f:
+        for line in f:
+            g, plan, budget = line.rstrip('\n').split('\t')[:3]
+            try:
+                res = outcome(check(g, plan, int(budget), graphs))
+            except Exception as e:  # a plan that does not parse, say
+                res = 'error: %s' % e
+            print(res.replace('\n', ' '))
+
+
 if __name__ == '__main__':
+    if len(sys.argv) == 3 and sys.argv[1] == '--batch':
+        batch(sys.argv[2])
+        sys.exit(0)
     res = check(sys.argv[1], sys.argv[2], int(sys.argv[3]))
     if isinstance(res, str):
         print(res)

@@ -29,7 +29,7 @@ plan() {
 	name=$(basename "$g" .xml)
 	what="$tag on $name at $b%"
 	out="$TMP/plan.xml"
-	rm -f "$out"
+	[ ! -e "$out" ] || rm -f "$out"
 	"$RP" --graph "$g" --budget "$b%" --strategy "$s" -f csv \
 	    --time-limit $limit -o "$out" "$@" >"$TMP/report" 2>"$TMP/err"
 	rc=$?
@@ -48,17 +48,16 @@ plan() {
 		fail "$what: exit status $rc: $(cat "$TMP/err")"
 		return
 	fi
-	row=$(grep "^$s,fits," "$TMP/report")
-	cost=$(echo "$row" | cut -d, -f3)
-	independent "$g" "$out" "$(echo "$row" | cut -d, -f6)" \
-	    "$cost" "$(echo "$row" | cut -d, -f5)" "$what"
+	csv_row "$TMP/report" "$s,fits"
+	cost=$f3 peak=$f5 bytes=$f6
 	echo "$cost" >>"$TMP/costs-$name-$b-$tag"
-	echo "$row" | cut -d, -f8 >"$TMP/time-$name-$b-$tag"
+	echo "$f8" >"$TMP/time-$name-$b-$tag"
 	"$RP" --graph "$g" --budget "$b%" --check "$out" -f csv \
 	    >"$TMP/check" 2>"$TMP/err"
-	crc=$?
-	ccost=$(sed -n 2p "$TMP/check" | cut -d, -f3)
-	fits=$(sed -n 2p "$TMP/check" | cut -d, -f9)
+	crc=$? ccost= fits=
+	{ read -r _ && IFS=, read -r f1 f2 ccost f4 f5 f6 f7 f8 fits; } \
+	    <"$TMP/check"
+	independent "$g" "$out" "$bytes" "$cost" "$peak" "$what"
 	if [ "$crc" -ne 0 ]; then
 		fail "$what: --check exit $crc: $(cat "$TMP/err")"
 	elif [ "$fits" != yes ]; then
