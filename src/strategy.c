@@ -236,14 +236,14 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 			b->lp = lp;
 		}
 	}
-	if (!isnan(lb)) {
-		b->any = rp_cut_bound(pb, deadline, &b->any_node);
-		/* it holds for frontier-advancing plans too */
-		if (b->any > lb) {
-			lb = b->any;
-			b->stage = -1;
-			b->lp = 0;
-		}
+	/* The bound for every plan, also where no strategy bounded the cost
+	 * (a run of heuristics only): it needs no LP. It holds for
+	 * frontier-advancing plans too. */
+	b->any = rp_cut_bound(pb, deadline, &b->any_node);
+	if (isnan(lb) || b->any > lb) {
+		lb = b->any;
+		b->stage = -1;
+		b->lp = 0;
 	}
 	return b->value = lb;
 }

@@ -204,6 +204,23 @@ $csv
 $json"
 fi
 
+# A run of strategies that bound nothing (no lp-round or ilp) still sets
+# its plans against the bound for every plan: on unet at 60% it is above
+# the baseline (1.087x), every fitting plan at or above it.
+csv=$("$RP" --graph "$SRC/graphs/unet.xml" --budget 60% -s dtr,chen-greedy \
+    -f csv 2>/dev/null)
+if echo "$csv" | grep -q "^lower bound,bound,[0-9.]*,,,[0-9]*,,,no,every plan (the first computation of node '[a-z_0-9]*'),," &&
+    echo "$csv" | awk -F, '$1 == "lower bound" { lb = $3 }
+	$2 == "fits" { n++; if ($3 + 0 < lb - 1e-6 || $(NF - 1) + 0 < 1 - 1e-6) bad = 1 }
+	/^dtr,fits,/ { base = $3 / $4 }
+	END { exit !(n == 2 && !bad && lb > base * 1.01) }'; then
+	pass "unet at 60%, dtr and chen-greedy only: their plans set against" \
+	    "the bound for every plan, above the baseline"
+else
+	fail "unet at 60%, dtr and chen-greedy only: no bound for every plan
+$csv"
+fi
+
 # The same plans from run to run.
 for s in chain-dp reorder; do
 	"$RP" --graph "$SRC/graphs/vgg16-b8-s224.xml" --budget 70% -s $s \
