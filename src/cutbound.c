@@ -194,6 +194,7 @@ struct cut {
 	size_t edges;		/* the network's edges for these classes */
 	struct flow f;
 	double r, h;		/* the last cut's recomputed cost, held bytes */
+	int stopped;		/* a search cut short by the deadline */
 };
 
 /* The classes for v, and which nodes of A must be held or computed again
@@ -336,15 +337,19 @@ bound_at(struct cut *c, int v, double deadline)
 	classify(c, v);
 	/* the fewest bytes any choice holds */
 	x = cut_at(c, 0, 1, deadline);
-	if (isnan(x))
+	if (isnan(x)) {
+		c->stopped = 1;
 		return 0;	/* out of time: no bound here */
+	}
 	if (x > room)
 		return INFINITY;
 	rb = c->r;
 	hb = c->h;
 	/* the cheapest choice, bytes free */
-	if (isnan(cut_at(c, 0, 0, deadline)))
+	if (isnan(cut_at(c, 0, 0, deadline))) {
+		c->stopped = 1;
 		return 0;
+	}
 	ra = c->r;
 	ha = c->h;
 	if (ha <= room)
@@ -354,11 +359,15 @@ bound_at(struct cut *c, int v, double deadline)
 	 * mu; the cheapest choice there is on both, or replaces one */
 	for (k = 0; k < CUT_ROUNDS && ha > hb; k++) {
 		double mu = fmax(0, (rb - ra) / (ha - hb)), line, val;
-		if (deadline > 0 && rp_now() >= deadline)
+		if (deadline > 0 && rp_now() >= deadline) {
+			c->stopped = 1;
 			break;
+		}
 		x = cut_at(c, mu, 0, deadline);
-		if (isnan(x))
+		if (isnan(x)) {
+			c->stopped = 1;
 			break;
+		}
 		/* the difference of two large terms: less what their
 		 * rounding may have added */
 		val = x - mu * room - CUT_SLACK * (x + mu * room);
@@ -424,7 +433,8 @@ candidates(const struct rp_graph *g, int *out)
 }
 
 double
-rp_cut_bound(const struct rp_problem *pb, double deadline, int *node)
+rp_cut_bound(const struct rp_problem *pb, double deadline, int *node,
+    int *stopped)
 {
 	const struct rp_graph *g = pb->g;
 	int n = g->n, k, nc, *cand;
@@ -432,6 +442,7 @@ rp_cut_bound(const struct rp_problem *pb, double deadline, int *node)
 	struct cut c;
 
 	*node = -1;
+	*stopped = 0;
 	if (n == 0 || !pb->has_budget)
 		return pb->baseline;
 	memset(&c, 0, sizeof c);
@@ -443,8 +454,10 @@ rp_cut_bound(const struct rp_problem *pb, double deadline, int *node)
 	nc = candidates(g, cand);
 	for (k = 0; k < nc; k++) {
 		double e;
-		if (deadline > 0 && rp_now() >= deadline)
+		if (deadline > 0 && rp_now() >= deadline) {
+			c.stopped = 1;
 			break;
+		}
 		e = bound_at(&c, cand[k], deadline);
 		if (e > extra) {
 			extra = e;
@@ -459,7 +472,8 @@ rp_cut_bound(const struct rp_problem *pb, double deadline, int *node)
 	free(cand);
 	flow_free(&c.f);
 	if (isinf(extra))
-		return INFINITY;
+		return INFINITY;	/* a proof: nothing more to search */
+	*stopped = c.stopped;
 	/* the cuts' values are rounded down, and their differences less
 	 * their rounding, already; this takes off what the doubles may add
 	 * to the sum, the baseline's sum of n costs included */

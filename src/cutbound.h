@@ -42,10 +42,12 @@
  * whose first computation gives it (-1: the baseline). It is tried at up
  * to 8 nodes, those whose stage in checkpoint-all holds the most bytes
  * (every node on small graphs), each with a fixed number of cuts, and
- * stops early by deadline (rp_now() time; <= 0: none). Where every cost
+ * stops early by deadline (rp_now() time; <= 0: none); *stopped is then
+ * 1 (the bound is valid, but its search was not finished). Where every cost
  * is an integer, the bound is rounded up. Time: O(n + m) to build each
  * cut, and the maximum flows (Dinic's) of at most 8 x 42 cuts; memory:
  * one network of 3 n vertices and about 6 n + 2 m edges. */
-double rp_cut_bound(const struct rp_problem *pb, double deadline, int *node);
+double rp_cut_bound(const struct rp_problem *pb, double deadline, int *node,
+    int *stopped);
 
 #endif

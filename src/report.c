@@ -95,6 +95,15 @@ plan_bound(const struct rp_problem *pb, const struct rp_bound *b,
 	return b->any;
 }
 
+/* What the CSV adds to the note of the bound for every plan where the
+ * deadline cut its search short: it may be higher. */
+static const char *
+any_short(const struct rp_bound *b)
+{
+	return b->any_stopped ? "; its search cut short by the time limit" :
+	    "";
+}
+
 /* Whether the bound for every plan is shown apart from the run's: it is
  * finite and below it. */
 static int
@@ -272,7 +281,7 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "no frontier-advancing plan fits");
 	else if (!isnan(lb) && bound_for_all(pb, b) && lb > pb->baseline) {
 		char *w = rp_xasprintf("every plan (the first computation of "
-		    "node '%s')", pb->g->id[b->any_node]);
+		    "node '%s'%s)", pb->g->id[b->any_node], any_short(b));
 		fprintf(f, "lower bound,bound,%.10g,,,%lld,,,no,", lb,
 		    (long long)pb->budget);
 		csv_str(f, w);
@@ -288,14 +297,17 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, ",,\n");
 		free(w);
 	} else if (!isnan(lb))
-		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,%s,,\n", lb, "",
-		    (long long)pb->budget, lb <= pb->baseline ?
-		    "every plan (the baseline)" : "frontier-advancing plans");
+		fprintf(f, "lower bound,bound,%.10g,%s,,%lld,,,no,%s%s%s,,\n", lb,
+		    "", (long long)pb->budget, lb <= pb->baseline ?
+		    "every plan (the baseline" : "frontier-advancing plans",
+		    lb <= pb->baseline ? any_short(b) : "", lb <= pb->baseline ?
+		    ")" : "");
 	/* the bound for every plan, which other plans are set against */
 	if (any_apart(b)) {
-		char *w = b->any_node < 0 ? rp_xstrdup("every plan (the "
-		    "baseline)") : rp_xasprintf("every plan (the first "
-		    "computation of node '%s')", pb->g->id[b->any_node]);
+		char *w = b->any_node < 0 ? rp_xasprintf("every plan (the "
+		    "baseline%s)", any_short(b)) : rp_xasprintf("every plan "
+		    "(the first computation of node '%s'%s)",
+		    pb->g->id[b->any_node], any_short(b));
 		fprintf(f, "any-plan bound,bound,%.10g,,,%lld,,,no,", b->any,
 		    (long long)pb->budget);
 		csv_str(f, w);
@@ -354,6 +366,8 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "false");
 		json_str_or_null(f, b->any_node >= 0 ?
 		    pb->g->id[b->any_node] : NULL);
+		fprintf(f, ",\"any_plan_bound_cut_short\":%s", b->any_stopped ?
+		    "true" : "false");
 	}
 	if (isfinite(lb) && lbst >= 0) {
 		fprintf(f, ",\"lower_bound_stage\":");
@@ -548,6 +562,9 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "the any-plan bound, which plans of another form are "
 		    "set against, is the baseline: nothing stronger was found "
 		    "for every plan\n");
+	if (b->any_stopped)
+		fprintf(f, "the search for the bound for every plan was cut short "
+		    "by the run's time limit: with more time it may be higher\n");
 	for (i = 0; i < n; i++)
 		if (res[i].note != NULL)
 			fprintf(f, "  %s: %s\n", res[i].strategy->name, res[i].note);

@@ -220,6 +220,7 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 	b->lp = 0;
 	b->any = NAN;
 	b->any_node = -1;
+	b->any_stopped = 0;
 	for (i = 0; i < n; i++)
 		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
 			lb = res[i].bound;
@@ -239,7 +240,7 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 	/* The bound for every plan, also where no strategy bounded the cost
 	 * (a run of heuristics only): it needs no LP. It holds for
 	 * frontier-advancing plans too. */
-	b->any = rp_cut_bound(pb, deadline, &b->any_node);
+	b->any = rp_cut_bound(pb, deadline, &b->any_node, &b->any_stopped);
 	if (isnan(lb) || b->any > lb) {
 		lb = b->any;
 		b->stage = -1;

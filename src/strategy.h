@@ -177,11 +177,12 @@ struct rp_bound {
 			   baseline is as strong */
 	int lp;		/* 1: that stage's LP gives it, 2: its search in
 			   whole values (stagebound.h) */
-	/* The bound for every plan, of any form (cutbound.h): NaN where
-	 * value is, else at least the baseline, +inf where it proves that
-	 * no plan fits; value is never below it. */
+	/* The bound for every plan, of any form (cutbound.h): at least the
+	 * baseline, +inf where it proves that no plan fits; value is never
+	 * below it. */
 	double any;
 	int any_node;	/* the node whose first computation gives it, -1 */
+	int any_stopped;	/* its search was cut short by the deadline */
 };
 
 /* The strongest lower bound among res[0..n) and, where one of them has a

@@ -14,9 +14,13 @@ static double
 bound(const struct rp_graph *g, int64_t budget, int *node)
 {
 	struct rp_problem pb;
+	double b;
+	int stopped;
 
 	mkproblem(&pb, g, budget);
-	return rp_cut_bound(&pb, 0, node);
+	b = rp_cut_bound(&pb, 0, node, &stopped);
+	CHECK(!stopped);	/* no deadline: every search to its end */
+	return b;
 }
 
 /* g at budget once more with every size in GiB (g's bytes times 2^30)
@@ -89,6 +93,15 @@ main(void)
 		/* with room for all of them, the baseline */
 		CHECK(bound(g, 28, &node) == rp_graph_baseline_cost(g));
 		CHECK(node == -1);
+		/* a deadline already past: the baseline, and says so */
+		{
+			struct rp_problem pb;
+			int stopped = 0;
+			mkproblem(&pb, g, 16);
+			b = rp_cut_bound(&pb, 1e-9, &node, &stopped);
+			CHECK(b == rp_graph_baseline_cost(g));
+			CHECK(stopped);
+		}
 		rp_graph_free(g);
 	}
 
