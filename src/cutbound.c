@@ -11,9 +11,13 @@
 #include "stagebound.h"
 #include "util.h"
 
-/* The nodes the bound is tried at, no two closer than n / CUT_SPREAD in
- * execution order (neighbours give the same); on graphs of at most
- * CUT_ALL_NODES nodes, every node. At each, at most CUT_ROUNDS cuts. */
+/* The nodes the bound is tried at: CUT_NODES of those whose stage holds
+ * the most bytes, no two closer than n / CUT_SPREAD in execution order
+ * (at tight budgets the best lie apart), then as many more of the rest
+ * of those, closest included (at looser ones the best are next to the
+ * peak: on the 500-node layered DAG at 80%, 1.0041x -> 1.0086x); on graphs
+ * of at most CUT_ALL_NODES nodes, every node. At each, at most CUT_ROUNDS
+ * cuts. */
 #define CUT_NODES 8
 #define CUT_SPREAD 32
 #define CUT_ALL_NODES 64
@@ -389,7 +393,8 @@ bound_at(struct cut *c, int v, double deadline)
 }
 
 /* The nodes to try: every node of a small graph, else those whose stage
- * in checkpoint-all holds the most bytes, spread. Returns their count. */
+ * in checkpoint-all holds the most bytes, spread, then more of them, in
+ * that order. Returns their count. */
 static int
 candidates(const struct rp_graph *g, int *out)
 {
@@ -423,9 +428,14 @@ candidates(const struct rp_graph *g, int *out)
 		int near = 0;
 		for (j = 0; j < nc; j++)
 			near |= abs(out[j] - order[k]) < n / CUT_SPREAD;
-		if (!near)
+		if (!near) {
 			out[nc++] = order[k];
+			held[order[k]] = -1;	/* taken */
+		}
 	}
+	for (k = 0, j = nc; k < ns && nc < j + CUT_NODES; k++)
+		if (held[order[k]] >= 0)
+			out[nc++] = order[k];
 	free(delta);
 	free(held);
 	free(order);
