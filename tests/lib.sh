@@ -55,9 +55,24 @@ else
 	PY3=python3
 fi
 
-# slow: true when the exhaustive sweeps run (make check-slow sets
-# REMAT_SLOW=1); the quick suite samples the same kinds of case.
-slow() { [ "${REMAT_SLOW:-0}" = 1 ]; }
+# The suites run in one of three modes: make check samples every kind of
+# case (quick); make check-slow runs every case (REMAT_SLOW=1); and
+# REMAT_SLOW=rest, which CI runs after make check, runs every case that
+# make check does not, so that the two together are check-slow's cases.
+# slow: true when the exhaustive sweeps run (check-slow or the rest).
+slow() { [ "${REMAT_SLOW:-0}" = 1 ] || [ "${REMAT_SLOW:-0}" = rest ]; }
+# rest: true in the rest mode (a suite ends early where its cases from
+# there on are all make check's).
+rest() { [ "${REMAT_SLOW:-0}" = rest ]; }
+# case_runs QUICK: whether a case runs in this mode, QUICK being 1 where
+# make check runs it and 0 where only check-slow does.
+case_runs() {
+	case ${REMAT_SLOW:-0} in
+	1) return 0 ;;
+	rest) [ "$1" = 0 ] ;;
+	*) [ "$1" = 1 ] ;;
+	esac
+}
 # sanitized: the build is instrumented (configure --enable-asan or
 # --enable-ubsan), so that its own work runs several times slower.
 sanitized() { [ -n "${REMAT_SANITIZED:-}" ]; }

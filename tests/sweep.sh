@@ -12,6 +12,51 @@
 FAST=checkpoint-all,chen-sqrtn,chen-greedy,dtr,lookahead,peak-split,chain-dp
 U=$SRC/graphs/unet-3.xml
 
+# --- --budget min on every shipped graph -----------------------------------
+# A limit far above what the FAST strategies take (peak-split's restarts on
+# ResNet-50's operator graph near its smallest budget take 2 s, three times
+# that in the sanitizer build), so that no run is cut short by it and the
+# search and the single runs agree. The quick suite takes the graphs of up
+# to 200 nodes (the operator-level ResNet-50, MobileNetV2 and ViT-B take
+# 12-28 s each); make check-slow takes them all. (First: the rest of
+# check-slow, lib.sh, ends after it.)
+for g in "$SRC"/graphs/*.xml; do
+	name=$(basename "$g" .xml)
+	q=1
+	[ "$(grep -c '<node ' "$g")" -le 200 ] || q=0
+	case_runs $q || continue
+	if ! "$RP" --graph "$g" --budget min -s $FAST -t 30 -f csv \
+	    -o "$TMP/min.xml" >"$TMP/min.csv" 2>"$TMP/err"; then
+		fail "$name: --budget min failed: $(cat "$TMP/err")"
+		continue
+	fi
+	bad=
+	# each strategy: fits at its budget, no plan 1% below
+	while IFS=, read -r s found b pc ov peak nope runs lowest minb; do
+		[ "$found" = yes ] || continue
+		"$RP" --graph "$g" --budget "$b" -s "$s" -t 30 >/dev/null 2>&1 ||
+		    bad="$bad $s:no-fit-at-$b"
+		b99=$((b - (b + 99) / 100))
+		[ "$nope" = "$b99" ] || bad="$bad $s:no_plan_at=$nope,want-$b99"
+		"$RP" --graph "$g" --budget "$b99" -s "$s" -t 30 >/dev/null 2>&1
+		[ $? = 1 ] || bad="$bad $s:fits-at-$b99"
+		if [ "$lowest" = yes ]; then
+			"$RP" --graph "$g" --check "$TMP/min.xml" --budget "$b" \
+			    >/dev/null 2>&1 || bad="$bad $s:plan-fails-check"
+		fi
+		[ "$b" -ge "$minb" ] || bad="$bad $s:below-the-bound"
+	done <<EOF
+$(tail -n +2 "$TMP/min.csv")
+EOF
+	[ -z "$bad" ] &&
+	    pass "$name: --budget min: each budget fits, 1% less finds no plan" ||
+	    fail "$name: --budget min:$bad"
+done
+if rest; then
+	finish
+	exit
+fi
+
 # --- a sweep is single runs, made monotone --------------------------------
 "$RP" --graph "$U" --sweep 40%:100%:2% -s $FAST -f csv -o "$TMP/plans" \
     >"$TMP/sweep.csv" 2>"$TMP/err"
@@ -159,46 +204,6 @@ if command -v rsvg-convert >/dev/null 2>&1; then
 else
 	fail "rsvg-convert is needed to render the SVG (Debian: librsvg2-bin)"
 fi
-
-# --- --budget min on every shipped graph -----------------------------------
-# A limit far above what the FAST strategies take (peak-split's restarts on
-# ResNet-50's operator graph near its smallest budget take 2 s, three times
-# that in the sanitizer build), so that no run is cut short by it and the
-# search and the single runs agree. The quick suite takes the graphs of up
-# to 200 nodes (the operator-level ResNet-50, MobileNetV2 and ViT-B take
-# 12-28 s each); make check-slow takes them all.
-for g in "$SRC"/graphs/*.xml; do
-	name=$(basename "$g" .xml)
-	if ! slow && [ "$(grep -c '<node ' "$g")" -gt 200 ]; then
-		continue
-	fi
-	if ! "$RP" --graph "$g" --budget min -s $FAST -t 30 -f csv \
-	    -o "$TMP/min.xml" >"$TMP/min.csv" 2>"$TMP/err"; then
-		fail "$name: --budget min failed: $(cat "$TMP/err")"
-		continue
-	fi
-	bad=
-	# each strategy: fits at its budget, no plan 1% below
-	while IFS=, read -r s found b pc ov peak nope runs lowest minb; do
-		[ "$found" = yes ] || continue
-		"$RP" --graph "$g" --budget "$b" -s "$s" -t 30 >/dev/null 2>&1 ||
-		    bad="$bad $s:no-fit-at-$b"
-		b99=$((b - (b + 99) / 100))
-		[ "$nope" = "$b99" ] || bad="$bad $s:no_plan_at=$nope,want-$b99"
-		"$RP" --graph "$g" --budget "$b99" -s "$s" -t 30 >/dev/null 2>&1
-		[ $? = 1 ] || bad="$bad $s:fits-at-$b99"
-		if [ "$lowest" = yes ]; then
-			"$RP" --graph "$g" --check "$TMP/min.xml" --budget "$b" \
-			    >/dev/null 2>&1 || bad="$bad $s:plan-fails-check"
-		fi
-		[ "$b" -ge "$minb" ] || bad="$bad $s:below-the-bound"
-	done <<EOF
-$(tail -n +2 "$TMP/min.csv")
-EOF
-	[ -z "$bad" ] &&
-	    pass "$name: --budget min: each budget fits, 1% less finds no plan" ||
-	    fail "$name: --budget min:$bad"
-done
 
 # --- usage errors ---------------------------------------------------------
 usage() {
