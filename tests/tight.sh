@@ -30,10 +30,12 @@ $(cat "$TMP/err")"
 	fi
 }
 
-# Random layered DAGs of 100 nodes (the cases below and make check's).
+# Random layered DAGs of 100 nodes, and one of 250 (the cases below and
+# make check's).
 for seed in 1 2 3; do
 	"$GEN" layered 100 $seed >"$TMP/l$seed.xml"
 done
+"$GEN" layered 250 1 >"$TMP/l250.xml"
 
 # pebble's beam search, where A* does not end, and the windows after it:
 # at 55% on layered-100-1 (2.54x from the beam of 16,384 sets alone, 2.22x
@@ -56,7 +58,6 @@ if slow; then
 	else
 		fail "pebble's beam and windows: two runs at 62% wrote different plans"
 	fi
-	"$GEN" layered 250 1 >"$TMP/l250.xml"
 	fits "layered-250-1 at 70%, pebble's beam and windows" 1.45 \
 	    "$TMP/l250.xml" 70% -s pebble -t 20
 	# The windows over each plan found: at 60% on the 100-node DAG,
@@ -164,7 +165,6 @@ fi
 # Where nothing fits and the bound is a stage's, the report says why the
 # bound promises no plan: it sees one stage at a time (not the fractions
 # of an LP, which was not solved here: its model is too large).
-"$GEN" layered 250 1 >"$TMP/l250.xml"
 out=$("$RP" --graph "$TMP/l250.xml" --budget 60% -s ilp -t 1 2>&1)
 rc=$?
 if [ "$rc" -eq 1 ] && echo "$out" | grep -q "^no strategy fits the budget; \
@@ -223,13 +223,12 @@ fi
 # node, the JSON's any-plan bound below the lower bound. (lp-round must
 # solve its LP for the frontier-advancing bound: under 1 s here, 5 s
 # allowed under the sanitizers.)
-"$GEN" layered 100 1 >"$TMP/l100.xml"
 t=2
 sanitized && t=5
-txt=$("$RP" --graph "$TMP/l100.xml" --budget 60% -s lp-round -t $t 2>/dev/null)
-csv=$("$RP" --graph "$TMP/l100.xml" --budget 60% -s lp-round -t $t -f csv \
+txt=$("$RP" --graph "$TMP/l1.xml" --budget 60% -s lp-round -t $t 2>/dev/null)
+csv=$("$RP" --graph "$TMP/l1.xml" --budget 60% -s lp-round -t $t -f csv \
     2>/dev/null)
-json=$("$RP" --graph "$TMP/l100.xml" --budget 60% -s lp-round -t $t -f json \
+json=$("$RP" --graph "$TMP/l1.xml" --budget 60% -s lp-round -t $t -f json \
     2>/dev/null)
 lbj=$(echo "$json" | sed -n 's/.*"lower_bound":\([0-9.]*\),.*/\1/p')
 anyj=$(echo "$json" | sed -n 's/.*"any_plan_bound":\([0-9.]*\),.*/\1/p')
