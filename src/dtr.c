@@ -871,6 +871,14 @@ dtr_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    *note, n1);
 		free(*note);
 		*note = why;
+	} else {
+		/* eager eviction won: say what banishing did */
+		char *why = other.len == 0 ? rp_xasprintf("%s (banishing: %s)",
+		    *note, n1) : c1 == c0 ? rp_xasprintf("%s (banishing cost "
+		    "the same)", *note) : rp_xasprintf("%s (banishing cost "
+		    "%.4gx as much)", *note, c1 / c0);
+		free(*note);
+		*note = why;
 	}
 	rp_plan_destroy(&other);
 	free(n1);

@@ -94,10 +94,17 @@ milp_within(const struct rp_graph *g, enum rp_milp_engine engine,
 	struct rp_checkmate_size sz;
 	double guess;
 
+	if (g->n > RP_CHECKMATE_MAX_NODES) {
+		if (cause != NULL)
+			*cause = rp_xasprintf("the graph has %d nodes, more than "
+			    "the MILP is built for (%d: its stages times nodes "
+			    "grow as n^2)", g->n, RP_CHECKMATE_MAX_NODES);
+		return 0;
+	}
 	rp_checkmate_size(g, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
 	    RP_MILP_STAGE_ROWS, &sz);
 	guess = rp_milp_lp_guess(engine, sz.nonzeros);
-	if (g->n > RP_CHECKMATE_MAX_NODES || sz.nonzeros > MAX_NONZEROS) {
+	if (sz.nonzeros > MAX_NONZEROS) {
 		if (cause != NULL)
 			*cause = rp_xasprintf("the MILP would have %s%ld rows "
 			    "and %ld nonzeros, more than it is built for (%ld "

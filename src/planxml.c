@@ -203,9 +203,11 @@ read_stmts(struct reader *r, xmlNodePtr e)
 			}
 			reg = rp_xml_attr_raw(c, "reg");
 			if (reg == NULL || *reg == '\0') {
+				const char *what = reg == NULL ? "no reg attribute" :
+				    "an empty reg attribute";
 				free(reg);
-				return rfail(r, c, rp_xasprintf("<%s> has no reg "
-				    "attribute", is_compute ? "compute" : "free"));
+				return rfail(r, c, rp_xasprintf("<%s> has %s",
+				    is_compute ? "compute" : "free", what));
 			}
 			k = reg_of(r, reg);
 			if (is_compute)

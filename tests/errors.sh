@@ -113,6 +113,7 @@ plan $L plans/version.xml "plans/version.xml:2: plan format version '2' is not s
 plan $L plans/no-node.xml "plans/no-node.xml:3: <compute> has no node attribute"
 plan $L plans/unknown-node.xml "plans/unknown-node.xml:3: compute of 'conv9', which is not a node of graph 'linear-8'"
 plan $L plans/no-reg.xml "plans/no-reg.xml:3: <compute> has no reg attribute"
+plan $L plans/empty-reg.xml "plans/empty-reg.xml:3: <compute> has an empty reg attribute"
 plan $L plans/not-live.xml "plans/not-live.xml:3: invalid plan: compute 'f1' reads 'f0', which is not live"
 plan $L plans/double-free.xml "plans/double-free.xml:5: invalid plan: free of register 'a', which is not live"
 plan $L plans/reg-live.xml "plans/reg-live.xml:4: invalid plan: compute 'f1' into register 'a', which is still live (holding 'f0')"
@@ -212,6 +213,12 @@ done
 expect 4 "remat-plan: the MILP would have at least 2001000 rows and 97215677 nonzeros, more than it is built for (7000000 nonzeros, about 2 GiB)" \
 	--graph "$TMP/dense.xml" --budget 50% --write-mps "$TMP/out.xml"
 rm -f "$TMP/dense.xml"
+# A graph of more nodes than the model is built for is refused for that,
+# before its size is counted.
+"$(dirname "$RP")/tools/gengraph" linear 1001 >"$TMP/long.xml"
+expect 4 "remat-plan: the graph has 2003 nodes, more than the MILP is built for (2000: its stages times nodes grow as n^2)" \
+	--graph "$TMP/long.xml" --budget 50% --write-mps "$TMP/out.xml"
+rm -f "$TMP/long.xml"
 if [ -w /dev/full ]; then
 	expect 4 "remat-plan: cannot write '/dev/full': No space left on device" \
 		--graph $L --budget 60% --write-lp /dev/full
