@@ -259,8 +259,26 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 {
 	struct stat st, in;
 
-	if (stat(path, &st) != 0)
-		return 0;	/* a new file, or a dangling link */
+	if (stat(path, &st) != 0) {
+		/* a new file: its directory must be there and writable (a
+		 * dangling link is left to rp_write_output, which follows it) */
+		const char *slash = strrchr(path, '/');
+		char *dir;
+		int e = 0;
+		if (lstat(path, &st) == 0)
+			return 0;
+		dir = slash == NULL ? rp_xstrdup(".") : slash == path ?
+		    rp_xstrdup("/") : rp_xasprintf("%.*s", (int)(slash - path),
+		    path);
+		if (stat(dir, &in) != 0)
+			e = errno;
+		else if (!S_ISDIR(in.st_mode))
+			e = ENOTDIR;
+		else if (access(dir, W_OK | X_OK) != 0)
+			e = errno;
+		free(dir);
+		return e == 0 ? 0 : fail(cause, path, strerror(e));
+	}
 	if (refuse != NULL && stat(refuse, &in) == 0 &&
 	    in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
 		fail(cause, path, "it is the input graph");

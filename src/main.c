@@ -475,6 +475,11 @@ parse_budgets(const char *arg, struct budget_list *out, char **cause)
 		*cause = rp_xasprintf("--budgets '%s' names no budget", arg);
 		return -1;
 	}
+	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,") != NULL) {
+		*cause = rp_xasprintf("--budgets '%s' has an empty item", arg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -490,12 +495,13 @@ struct cli {
 	struct rp_options opt;
 	struct rp_budget_spec bspec;
 	double started;		/* rp_now() once the graph was read */
+	int made_dir;		/* the sweep's plan directory was made here */
 };
 
 /* The plan directory of a sweep: made when missing. Returns -1 when it
  * may be written, else the exit status after a message. */
 static int
-plan_dir_check(const char *dir)
+plan_dir_check(const char *dir, int *made)
 {
 	struct stat st;
 
@@ -507,13 +513,51 @@ plan_dir_check(const char *dir)
 		fprintf(stderr, "%s: cannot make directory '%s': %s\n", progname,
 		    dir, strerror(errno));
 		return EXIT_INTERNAL;
-	}
+	} else
+		*made = 1;
 	if (access(dir, W_OK | X_OK) != 0) {
 		fprintf(stderr, "%s: cannot write into '%s': %s\n", progname, dir,
 		    strerror(errno));
 		return EXIT_INTERNAL;
 	}
 	return -1;
+}
+
+/* Removes the sweep's plan directory where this run made it and wrote
+ * nothing into it (rmdir leaves a directory that is not empty). */
+static void
+drop_plan_dir(const struct cli *c)
+{
+	if (c->made_dir)
+		(void)rmdir(c->output);
+}
+
+/* Whether the picture of a sweep would be written over the plan of one of
+ * its budgets (budget-B.xml in the plan directory). */
+static int
+plot_is_a_plan(const struct cli *c, const int64_t *b, int nb)
+{
+	const char *slash = strrchr(c->plot, '/'), *base;
+	char *dir;
+	struct stat sd, so;
+	long long v;
+	int i, k = 0, same;
+
+	if (c->output == NULL)
+		return 0;
+	base = slash != NULL ? slash + 1 : c->plot;
+	if (sscanf(base, "budget-%lld.xml%n", &v, &k) != 1 || base[k] != '\0')
+		return 0;
+	dir = slash == NULL ? rp_xstrdup(".") : slash == c->plot ?
+	    rp_xstrdup("/") : rp_xasprintf("%.*s", (int)(slash - c->plot),
+	    c->plot);
+	same = stat(dir, &sd) == 0 && stat(c->output, &so) == 0 &&
+	    sd.st_dev == so.st_dev && sd.st_ino == so.st_ino;
+	free(dir);
+	for (i = 0; same && i < nb; i++)
+		if (b[i] == (int64_t)v)
+			return 1;
+	return 0;
 }
 
 /* Parses the options into c. Returns -1 when they are all right, else the
@@ -786,10 +830,20 @@ parse_args(int argc, char **argv, struct cli *c)
 		    c->sweep == NULL ? c->output : NULL;
 		outs[1] = c->write_mps;
 		outs[2] = c->write_lp;
-		outs[3] = c->plot;
+		/* (the picture of a sweep with a plan directory: once that
+		 * is made, below) */
+		outs[3] = c->sweep != NULL && c->output != NULL ? NULL :
+		    c->plot;
 		for (k = 0; k < 4; k++) {
+			struct stat so, si;
 			if (outs[k] == NULL || c->graph == NULL)
 				continue;
+			if (c->read_sol != NULL && stat(outs[k], &so) == 0 &&
+			    stat(c->read_sol, &si) == 0 &&
+			    so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+				return usage_error("cannot write '%s': it is the "
+				    "solution file read (--read-solution)",
+				    outs[k]);
 			rc = rp_output_check(outs[k], c->graph, &cause);
 			if (rc == 2) {
 				rc = usage_error("%s", cause);
@@ -802,10 +856,25 @@ parse_args(int argc, char **argv, struct cli *c)
 				return EXIT_INTERNAL;
 			}
 		}
-		/* last: a sweep's plan directory is made when missing */
+		/* last: a sweep's plan directory is made when missing (and
+		 * removed again where the run writes nothing into it); the
+		 * picture may not be that directory */
 		if (c->sweep != NULL && c->output != NULL &&
-		    (rc = plan_dir_check(c->output)) >= 0)
+		    (rc = plan_dir_check(c->output, &c->made_dir)) >= 0)
 			return rc;
+		if (c->sweep != NULL && c->output != NULL && c->plot != NULL &&
+		    c->graph != NULL &&
+		    (rc = rp_output_check(c->plot, c->graph, &cause)) != 0) {
+			drop_plan_dir(c);
+			if (rc == 2) {
+				rc = usage_error("%s", cause);
+				free(cause);
+				return rc;
+			}
+			fprintf(stderr, "%s: %s\n", progname, cause);
+			free(cause);
+			return EXIT_INTERNAL;
+		}
 	}
 	return -1;
 }
@@ -996,6 +1065,7 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 			fprintf(stderr, "%s: %s\n", progname, cause);
 			free(cause);
 			free(b);
+			drop_plan_dir(c);
 			return EXIT_USAGE;
 		}
 	/* increasing, each budget once */
@@ -1003,6 +1073,16 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	for (i = 0; i < c->points.n; i++)
 		if (nb == 0 || b[i] != b[nb - 1])
 			b[nb++] = b[i];
+	if (c->plot != NULL && plot_is_a_plan(c, b, nb)) {
+		char *m = rp_xasprintf("--plot '%s' is the file of a plan of "
+		    "the sweep (plans are written as budget-BYTES.xml in '%s')",
+		    c->plot, c->output);
+		rc = usage_error("%s", m);
+		free(m);
+		free(b);
+		drop_plan_dir(c);
+		return rc;
+	}
 	base_ctx(c, &ctx);
 	memset(&st, 0, sizeof st);
 	st.c = c;
@@ -1018,6 +1098,7 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 		free(cause);
 		rp_sweep_destroy(&sw);
 		free(b);
+		drop_plan_dir(c);
 		return EXIT_INTERNAL;
 	}
 	tty_clear();
@@ -1041,6 +1122,7 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	}
 	rp_sweep_destroy(&sw);
 	free(b);
+	drop_plan_dir(c);	/* where no plan went into it */
 	return rc;
 }
 
@@ -1145,6 +1227,12 @@ main(int argc, char **argv)
 	rp_xml_setup();
 	if ((rc = parse_args(argc, argv, &c)) >= 0) {
 		budget_list_free(&c.points);
+		/* --help and --version: their text must reach stdout too */
+		if (rc == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+			fprintf(stderr, "%s: cannot write to standard output: "
+			    "%s\n", progname, strerror(errno));
+			rc = EXIT_INTERNAL;
+		}
 		return rc;
 	}
 	if ((nstrat = select_strategies(c.strategies, &strats)) < 0) {

@@ -116,10 +116,11 @@ milp_within(const struct rp_graph *g, enum rp_milp_engine engine,
 		if (cause != NULL)
 			*cause = rp_xasprintf("the MILP would have %ld rows and "
 			    "%ld nonzeros, and its LP relaxation would take %s "
-			    "about %.0f s, far more than the %.3g s given, so it "
+			    "about %.*f s, far more than the %.3g s given, so it "
 			    "was not built", sz.rows, sz.nonzeros,
 			    rp_engine_get(engine) != NULL ?
-			    rp_engine_get(engine)->name : "the engine", guess,
+			    rp_engine_get(engine)->name : "the engine",
+			    guess >= 10 ? 0 : guess >= 0.1 ? 2 : 4, guess,
 			    seconds);
 		return 0;
 	}

@@ -46,8 +46,13 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 		return -1;
 	}
 	if (strcmp(end, "%") == 0) {
-		if (v <= 0 || v > 1e6) {
+		if (v <= 0) {
 			*cause = rp_xasprintf("budget '%s' must be a percentage above 0%%", s);
+			return -1;
+		}
+		if (v > 1e6) {
+			*cause = rp_xasprintf("budget '%s' is too large (at most "
+			    "1000000%%)", s);
 			return -1;
 		}
 		out->is_percent = 1;

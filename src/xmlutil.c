@@ -114,6 +114,26 @@ rp_xml_parse(const char *buf, size_t len, const char *name, char **cause)
 		return NULL;
 	}
 	xmlFreeParserCtxt(ctxt);
+	if (doc->intSubset != NULL && (doc->intSubset->entities != NULL ||
+	    doc->intSubset->pentities != NULL)) {
+		/* as for graph files: expansion is how XML files blow up or
+		 * reach into other files, and a plan needs none */
+		const char *d = strstr(buf, "<!ENTITY"), *q, *nm;
+		int line = 1, nlen;
+		if (d == NULL)
+			d = buf;
+		for (q = buf; q < d; q++)
+			line += *q == '\n';
+		nm = d + (strncmp(d, "<!ENTITY", 8) == 0 ? 8 : 0);
+		nm += strspn(nm, " \t\r\n%");
+		nm += strspn(nm, " \t\r\n");
+		nlen = (int)strcspn(nm, " \t\r\n>\"'");
+		*cause = rp_xasprintf("%s:%d: entity declarations are not "
+		    "supported (entity '%.*s')", name, line, nlen > 64 ? 64 :
+		    nlen, nm);
+		xmlFreeDoc(doc);
+		return NULL;
+	}
 	return doc;
 }
 

@@ -114,6 +114,7 @@ plan $L plans/no-node.xml "plans/no-node.xml:3: <compute> has no node attribute"
 plan $L plans/unknown-node.xml "plans/unknown-node.xml:3: compute of 'conv9', which is not a node of graph 'linear-8'"
 plan $L plans/no-reg.xml "plans/no-reg.xml:3: <compute> has no reg attribute"
 plan $L plans/empty-reg.xml "plans/empty-reg.xml:3: <compute> has an empty reg attribute"
+plan $L plans/entity.xml "plans/entity.xml:3: entity declarations are not supported (entity 'a')"
 plan $L plans/not-live.xml "plans/not-live.xml:3: invalid plan: compute 'f1' reads 'f0', which is not live"
 plan $L plans/double-free.xml "plans/double-free.xml:5: invalid plan: free of register 'a', which is not live"
 plan $L plans/reg-live.xml "plans/reg-live.xml:4: invalid plan: compute 'f1' into register 'a', which is still live (holding 'f0')"
@@ -166,9 +167,21 @@ expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan 
 grep -q "lru: out of memory: 'grad_dec0_relu2' with its locked inputs does not fit" "$TMP/stdout" &&
     pass "out of memory is reported in the table" || fail "out of memory is not reported in the table"
 
-# Output that cannot be written: status 4, nothing left behind.
+# Output that cannot be written: status 4, nothing left behind, and said
+# before any work (the report is not printed).
 expect 4 "remat-plan: cannot write '$TMP/no-such-dir/out.xml': No such file or directory" \
 	--graph $L --budget 60% -o "$TMP/no-such-dir/out.xml"
+[ ! -s "$TMP/stdout" ] && pass "a missing output directory is found before any work" ||
+    fail "a missing output directory is found only after planning"
+expect 4 "remat-plan: cannot write '$L/out.xml': Not a directory" \
+	--graph $L --budget 60% -o "$L/out.xml"
+# Nor is a solution file read overwritten.
+printf 'R_0_0 1\n' >"$TMP/s.sol"
+expect 2 "remat-plan: cannot write '$TMP/s.sol': it is the solution file read (--read-solution)
+$TRY" --graph $L --budget 6 --read-solution "$TMP/s.sol" -o "$TMP/s.sol"
+[ "$(cat "$TMP/s.sol")" = "R_0_0 1" ] && pass "the solution file is unchanged" ||
+    fail "the solution file was changed"
+rm -f "$TMP/s.sol"
 
 # The input graph is never overwritten (a usage error, before any work),
 # nor is a read-only file or a directory (status 4, before any work).
@@ -222,6 +235,13 @@ rm -f "$TMP/long.xml"
 if [ -w /dev/full ]; then
 	expect 4 "remat-plan: cannot write '/dev/full': No space left on device" \
 		--graph $L --budget 60% --write-lp /dev/full
+	for opt in --help --version; do
+		"$RP" $opt >/dev/full 2>"$TMP/stderr"
+		rc=$?
+		[ $rc = 4 ] && [ "$(cat "$TMP/stderr")" = "remat-plan: cannot write to standard output: No space left on device" ] &&
+		    pass "$opt onto a full device: status 4, said so" ||
+		    fail "$opt onto a full device: status $rc, $(cat "$TMP/stderr")"
+	done
 fi
 # Out of memory is said to be that: status 4, never a complaint about the
 # file. (Skipped where the binary cannot start under the limit, as with

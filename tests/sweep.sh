@@ -232,6 +232,7 @@ usage "--sweep '1G:90%:5%': LO, HI and STEP must all be percentages or all be by
 usage "--sweep '40%:100%:5x': budget '5x' has an unknown unit 'x' (use K, M, G, T, KB, MB, GB, TB or %)" \
 	--graph "$U" --sweep 40%:100%:5x
 usage "--budgets ',' names no budget" --graph "$U" --budgets ,
+usage "--budgets '50%,,60%' has an empty item" --graph "$U" --budgets 50%,,60%
 usage "--budget min cannot be combined with --sweep or --budgets" \
 	--graph "$U" --budget min --sweep 40%:100%:5%
 usage "--sweep and --budgets cannot be combined with --budget, --check, --info, --write-mps, --write-lp or --read-solution" \
@@ -247,4 +248,28 @@ usage "with --sweep or --budgets, --output names a directory: '$TMP/file' is not
 	--graph "$U" --sweep 40%:100%:5% -o "$TMP/file"
 usage "cannot write '$U': it is the input graph" \
 	--graph "$U" --sweep 40%:100%:5% --plot "$U"
+# The picture is never written over a plan of the sweep, nor into the
+# place of the plan directory; a plan directory the run made and wrote
+# nothing into is not left behind.
+usage "--plot '$TMP/pd/budget-62914560.xml' is the file of a plan of the sweep (plans are written as budget-BYTES.xml in '$TMP/pd')" \
+	--graph "$U" --budgets 60M,70M -s dtr -o "$TMP/pd" --plot "$TMP/pd/budget-62914560.xml"
+[ ! -e "$TMP/pd" ] && pass "no plan directory left by a usage error" ||
+    fail "a plan directory is left by a usage error"
+"$RP" --graph "$U" --budgets 60M -s dtr -o "$TMP/pd" --plot "$TMP/pd" \
+    >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 4 ] && [ "$(cat "$TMP/err")" = "remat-plan: cannot write '$TMP/pd': Is a directory" ] &&
+    [ ! -s "$TMP/out" ] && [ ! -e "$TMP/pd" ] &&
+    pass "--plot onto the plan directory: status 4 before any work, nothing left" ||
+    fail "--plot onto the plan directory: status $rc, $(cat "$TMP/err")"
+"$RP" --graph "$U" --budgets 1K -s dtr -o "$TMP/pd" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] && [ ! -e "$TMP/pd" ] &&
+    pass "a sweep with no plan leaves no empty plan directory" ||
+    fail "a sweep with no plan: status $rc, $(ls -a "$TMP/pd" 2>&1)"
+mkdir "$TMP/pd"
+"$RP" --graph "$U" --budgets 1K -s dtr -o "$TMP/pd" >/dev/null 2>&1
+[ -d "$TMP/pd" ] && pass "a plan directory that was there is kept" ||
+    fail "a plan directory that was there is removed"
+rmdir "$TMP/pd"
 finish

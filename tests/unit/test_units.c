@@ -62,6 +62,7 @@ main(void)
 	bad("0.1", "budget '0.1' must be at least 1 byte");
 	bad("0%", "budget '0%' must be a percentage above 0%");
 	bad("99999999T", "budget '99999999T' is too large");
+	bad("1e308%", "budget '1e308%' is too large (at most 1000000%)");
 	bad("1e999", "budget '1e999' is not a number of bytes or a percentage");
 	bad("nan", "budget 'nan' is not a number of bytes or a percentage");
 
