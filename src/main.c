@@ -776,9 +776,10 @@ parse_args(int argc, char **argv, struct cli *c)
 	    c->info))
 		return usage_error("%s", "--check cannot be combined with --output, "
 		    "--strategy or --info");
-	if (c->info && (c->output != NULL || c->strategies != NULL))
-		return usage_error("%s", "--info cannot be combined with --output "
-		    "or --strategy");
+	if (c->info && (c->output != NULL || c->strategies != NULL ||
+	    c->budget != NULL))
+		return usage_error("%s", "--info cannot be combined with --budget, "
+		    "--output or --strategy");
 	if ((c->write_mps != NULL || c->write_lp != NULL || c->read_sol != NULL) &&
 	    (c->check != NULL || c->info || c->strategies != NULL))
 		return usage_error("%s", "--write-mps, --write-lp and --read-solution "

@@ -344,7 +344,9 @@ expect 2 "remat-plan: option '--graph' needs an argument
 $TRY" --graph
 expect 2 "remat-plan: --check cannot be combined with --output, --strategy or --info
 $TRY" --graph $L --check plans/never.xml -o "$TMP/out.xml"
-expect 2 "remat-plan: --info cannot be combined with --output or --strategy
+expect 2 "remat-plan: --info cannot be combined with --budget, --output or --strategy
 $TRY" --graph $L --info --strategy chen-sqrtn
+expect 2 "remat-plan: --info cannot be combined with --budget, --output or --strategy
+$TRY" --graph $L --info --budget 50%
 
 finish
