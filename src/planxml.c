@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <libxml/SAX2.h>
 #include <libxml/xmlwriter.h>
 
 #include "files.h"
@@ -115,38 +116,31 @@ rp_planxml_write(const char *path, const struct rp_graph *g,
 
 struct reader {
 	const char *file;
+	const char *buf;	/* the document, read by the parser from pos */
+	size_t len, pos;
+	xmlParserCtxtPtr ctxt;
 	const struct rp_graph *g;
 	struct rp_strmap nodes;	/* node id -> index */
 	struct rp_strmap regs;	/* register name -> number */
 	int rcap, lcap;
 	struct rp_plan *p;
 	char *cause;
-	xmlNsPtr ns;		/* the root's namespace, NULL for none */
+	int have_root;
+	char *ns;		/* the root's namespace URI, NULL for none */
 };
 
-/* A statement: compute or free in the plan's own namespace (none, or
- * the root's default one). Elements of other namespaces are extensions,
- * never executed, as foreign elements in a graph are ignored. */
-static int
-stmt_is(const struct reader *r, xmlNodePtr c, const char *name)
+/* The first error stops the parser; msg is freed. The line is the
+ * parser's: in a start-element event, the line of the tag's end. */
+static void
+rfail(struct reader *r, char *msg)
 {
-	const xmlChar *a, *b;
-
-	if (!rp_xml_is(c, name))
-		return 0;
-	a = c->ns != NULL ? c->ns->href : NULL;
-	b = r->ns != NULL ? r->ns->href : NULL;
-	if (a == NULL || b == NULL)
-		return a == b;
-	return xmlStrEqual(a, b);
-}
-
-static int
-rfail(struct reader *r, xmlNodePtr at, char *msg)
-{
-	r->cause = rp_xasprintf("%s:%d: %s", r->file, rp_xml_line(at), msg);
+	if (r->cause == NULL) {
+		int line = xmlSAX2GetLineNumber(r->ctxt);
+		r->cause = rp_xasprintf("%s:%d: %s", r->file, line > 0 ? line :
+		    1, msg);
+	}
 	free(msg);
-	return -1;
+	xmlStopParser(r->ctxt);
 }
 
 /* The register number for a name, interning new names. */
@@ -168,61 +162,156 @@ reg_of(struct reader *r, char *name)
 	return k;
 }
 
-/* Reads the statements below e in document order (recursion is bounded:
- * libxml2 limits nesting to 256 levels). */
-static int
-read_stmts(struct reader *r, xmlNodePtr e)
+/* Attribute name (of no namespace) of a start tag, exactly as written
+ * (identifiers: blanks are significant), or NULL. at: SAX2's five
+ * pointers per attribute (name, prefix, URI, value, end of value). */
+static char *
+tag_attr(int nat, const xmlChar **at, const char *name)
 {
-	xmlNodePtr c;
-	char *node, *reg;
-	int v, k, line;
+	int i;
 
-	for (c = e->children; c != NULL; c = c->next) {
-		if (c->type != XML_ELEMENT_NODE)
-			continue;
-		if (stmt_is(r, c, "compute") || stmt_is(r, c, "free")) {
-			int is_compute = stmt_is(r, c, "compute");
-			line = rp_xml_line(c);
-			v = -1;
-			if (is_compute) {
-				node = rp_xml_attr_raw(c, "node");
-				if (node == NULL || *node == '\0') {
-					free(node);
-					return rfail(r, c, rp_xstrdup("<compute> has "
-					    "no node attribute"));
-				}
-				v = rp_strmap_get(&r->nodes, node);
-				if (v < 0) {
-					char *m = rp_xasprintf("compute of '%s', which "
-					    "is not a node of graph '%s'", node,
-					    r->g->name);
-					free(node);
-					return rfail(r, c, m);
-				}
-				free(node);
-			}
-			reg = rp_xml_attr_raw(c, "reg");
-			if (reg == NULL || *reg == '\0') {
-				const char *what = reg == NULL ? "no reg attribute" :
-				    "an empty reg attribute";
-				free(reg);
-				return rfail(r, c, rp_xasprintf("<%s> has %s",
-				    is_compute ? "compute" : "free", what));
-			}
-			k = reg_of(r, reg);
-			if (is_compute)
-				rp_plan_add_compute(r->p, v, k);
-			else
-				rp_plan_add_free(r->p, k);
-			rp_grow(&r->p->line, &r->lcap, r->p->len, sizeof *r->p->line);
-			r->p->line[r->p->len - 1] = line;
+	for (i = 0; i < nat; i++, at += 5)
+		if (at[2] == NULL && strcmp((const char *)at[0], name) == 0) {
+			size_t n = (size_t)(at[4] - at[3]);
+			char *v = rp_xmalloc(n + 1);
+			memcpy(v, at[3], n);
+			v[n] = '\0';
+			return v;
 		}
-		/* Statements anywhere below the root count, in document
-		 * order: also inside grouping elements and statements. */
-		if (read_stmts(r, c) != 0)
-			return -1;
+	return NULL;
+}
+
+/* One statement (compute or free) appended to the plan. */
+static void
+read_stmt(struct reader *r, int is_compute, int nat, const xmlChar **at)
+{
+	char *node, *reg;
+	int v = -1, k, line = xmlSAX2GetLineNumber(r->ctxt);
+
+	if (is_compute) {
+		node = tag_attr(nat, at, "node");
+		if (node == NULL || *node == '\0') {
+			free(node);
+			rfail(r, rp_xstrdup("<compute> has no node attribute"));
+			return;
+		}
+		v = rp_strmap_get(&r->nodes, node);
+		if (v < 0) {
+			rfail(r, rp_xasprintf("compute of '%s', which is not a "
+			    "node of graph '%s'", node, r->g->name));
+			free(node);
+			return;
+		}
+		free(node);
 	}
-	return 0;
+	reg = tag_attr(nat, at, "reg");
+	if (reg == NULL || *reg == '\0') {
+		const char *what = reg == NULL ? "no reg attribute" :
+		    "an empty reg attribute";
+		free(reg);
+		rfail(r, rp_xasprintf("<%s> has %s", is_compute ? "compute" :
+		    "free", what));
+		return;
+	}
+	k = reg_of(r, reg);
+	if (is_compute)
+		rp_plan_add_compute(r->p, v, k);
+	else
+		rp_plan_add_free(r->p, k);
+	rp_grow(&r->p->line, &r->lcap, r->p->len, sizeof *r->p->line);
+	r->p->line[r->p->len - 1] = line > 0 ? line : 0;
+}
+
+/* A start tag: the root (a plan of a version this reads), then the
+ * statements anywhere below it, in document order: also inside grouping
+ * elements and statements. A statement is a compute or free in the plan's
+ * own namespace (none, or the root's default one); elements of other
+ * namespaces are extensions, never executed, as foreign elements in a
+ * graph are ignored. */
+static void
+on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **nss, int nat, int ndef,
+    const xmlChar **at)
+{
+	struct reader *r = ctx;
+	const char *local = (const char *)name;
+
+	(void)prefix;
+	(void)nns;
+	(void)nss;
+	(void)ndef;
+	if (r->cause != NULL)
+		return;
+	if (!r->have_root) {
+		char *ver, *t;
+		r->have_root = 1;
+		if (strcmp(local, "plan") != 0) {
+			rfail(r, rp_xasprintf("root element is '%s', expected "
+			    "'plan'", local));
+			return;
+		}
+		if ((ver = tag_attr(nat, at, "version")) != NULL) {
+			t = rp_xml_trim(ver, strlen(ver));
+			free(ver);
+			if (strcmp(t, "1") != 0)
+				rfail(r, rp_xasprintf("plan format version '%s' "
+				    "is not supported (this is version 1)", t));
+			free(t);
+		}
+		r->ns = uri != NULL ? rp_xstrdup((const char *)uri) : NULL;
+		return;
+	}
+	if (strcmp(local, "compute") != 0 && strcmp(local, "free") != 0)
+		return;
+	if (uri == NULL ? r->ns != NULL : r->ns == NULL ||
+	    strcmp((const char *)uri, r->ns) != 0)
+		return;
+	read_stmt(r, strcmp(local, "compute") == 0, nat, at);
+}
+
+/* Entities are not expanded, as in graph files: a plan needs none, and
+ * expansion is how XML files blow up or reach into other files. */
+static void
+on_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
+    const xmlChar *sys, xmlChar *content)
+{
+	(void)type;
+	(void)pub;
+	(void)sys;
+	(void)content;
+	rfail(ctx, rp_xasprintf("entity declarations are not supported "
+	    "(entity '%s')", (const char *)name));
+}
+
+static void
+on_unparsed_entity(void *ctx, const xmlChar *name, const xmlChar *pub,
+    const xmlChar *sys, const xmlChar *notation)
+{
+	(void)notation;
+	on_entity(ctx, name, 0, pub, sys, NULL);
+}
+
+static void
+on_reference(void *ctx, const xmlChar *name)
+{
+	rfail(ctx, rp_xasprintf("entity reference '&%s;' is not supported",
+	    (const char *)name));
+}
+
+/* The parser's input: the document in memory. */
+static int
+on_read(void *ctx, char *out, int n)
+{
+	struct reader *r = ctx;
+	size_t k = r->len - r->pos;
+
+	if (n < 0)
+		return -1;
+	if (k > (size_t)n)
+		k = (size_t)n;
+	memcpy(out, r->buf + r->pos, k);
+	r->pos += k;
+	return (int)k;
 }
 
 int
@@ -245,50 +334,63 @@ rp_planxml_read_memory(const char *buf, size_t len, const char *path,
     const struct rp_graph *g, struct rp_plan *out, char **cause)
 {
 	struct reader r;
-	xmlDocPtr doc;
-	xmlNodePtr root;
-	char *ver;
+	xmlSAXHandler sax;
 	int v, rc = -1;
 
-	doc = rp_xml_parse(buf, len, path, cause);
-	if (doc == NULL) {
-		*cause = rp_oneline(*cause);
+	/* Read as a stream of events, statement by statement: the tree of a
+	 * plan of millions of statements takes many times the file's size. */
+	if (rp_xml_precheck(buf, len, path, cause) != 0)
 		return -1;
-	}
+	rp_xml_setup();
+	memset(&sax, 0, sizeof sax);
+	sax.initialized = XML_SAX2_MAGIC;
+	sax.startElementNs = on_start;
+	sax.entityDecl = on_entity;
+	sax.unparsedEntityDecl = on_unparsed_entity;
+	sax.reference = on_reference;
 	memset(&r, 0, sizeof r);
 	r.file = path;
+	r.buf = buf;
+	r.len = len;
 	r.g = g;
 	r.p = out;
+	r.ctxt = xmlCreateIOParserCtxt(&sax, &r, on_read, NULL, &r,
+	    XML_CHAR_ENCODING_NONE);
+	if (r.ctxt == NULL) {
+		*cause = rp_xasprintf("%s: cannot create XML parser", path);
+		return -1;
+	}
 	rp_strmap_init(&r.nodes, (size_t)g->n);
 	rp_strmap_init(&r.regs, 1024);
 	for (v = 0; v < g->n; v++)
 		rp_strmap_put(&r.nodes, g->id[v], v);
-	root = xmlDocGetRootElement(doc);
-	if (root == NULL || !rp_xml_is(root, "plan")) {
-		rfail(&r, root != NULL ? root : (xmlNodePtr)doc,
-		    rp_xasprintf("root element is '%s', expected 'plan'",
-		    root != NULL ? (const char *)root->name : ""));
-		goto out;
+	/* NOENT: attribute values arrive with '&amp;' and the like replaced;
+	 * no entity is declared to expand (on_entity). */
+	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	    XML_PARSE_NOWARNING | XML_PARSE_NOENT | XML_PARSE_BIG_LINES);
+	(void)xmlParseDocument(r.ctxt);
+	if (r.cause == NULL && !r.ctxt->wellFormed) {
+		const xmlError *err = xmlCtxtGetLastError(r.ctxt);
+		char *m = rp_xstrdup(err != NULL && err->message != NULL ?
+		    err->message : "cannot parse document");
+		size_t k = strlen(m);
+		while (k > 0 && (m[k - 1] == '\n' || m[k - 1] == ' '))
+			m[--k] = '\0';
+		r.cause = rp_xasprintf("%s:%d: malformed XML: %s", path,
+		    err != NULL && err->line > 0 ? err->line : 1, m);
+		free(m);
 	}
-	ver = rp_xml_attr(root, "version");
-	if (ver != NULL && strcmp(ver, "1") != 0) {
-		rfail(&r, root, rp_xasprintf("plan format version '%s' is not "
-		    "supported (this is version 1)", ver));
-		free(ver);
-		goto out;
-	}
-	free(ver);
-	r.ns = root->ns;
-	if (read_stmts(&r, root) != 0)
-		goto out;
-	rc = 0;
-out:
-	if (rc != 0) {
+	if (r.cause == NULL)
+		rc = 0;
+	else {
 		*cause = rp_oneline(r.cause);
 		rp_plan_destroy(out);
 	}
+	free(r.ns);
 	rp_strmap_destroy(&r.nodes);
 	rp_strmap_destroy(&r.regs);
-	xmlFreeDoc(doc);
+	if (r.ctxt->myDoc != NULL)
+		xmlFreeDoc(r.ctxt->myDoc);
+	xmlFreeParserCtxt(r.ctxt);
 	return rc;
 }

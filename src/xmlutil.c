@@ -1,4 +1,4 @@
-/* xmlutil.c: libxml2 set-up, safe parsing and small tree helpers. */
+/* xmlutil.c: libxml2 set-up, the check before parsing and small helpers. */
 #include "config.h"
 
 #include <errno.h>
@@ -56,92 +56,25 @@ rp_xml_setup(void)
 	}
 }
 
-static void
-xml_init(void)
+int
+rp_xml_precheck(const char *buf, size_t len, const char *name, char **cause)
 {
-	rp_xml_setup();
-}
+	const char *z, *q;
+	int line = 1;
 
-xmlDocPtr
-rp_xml_parse(const char *buf, size_t len, const char *name, char **cause)
-{
-	xmlParserCtxtPtr ctxt;
-	xmlDocPtr doc;
-	const xmlError *err;
-	char *msg;
-	size_t k;
-
-	xml_init();
 	if (len > (size_t)0x7fffffff) {
 		*cause = rp_xasprintf("%s: file is too large (over 2 GiB)", name);
-		return NULL;
+		return -1;
 	}
-	{
-		/* libxml2 stops at a NUL byte: what follows would be lost
-		 * without a word. */
-		const char *z = memchr(buf, '\0', len);
-		if (z != NULL) {
-			int line = 1;
-			const char *q;
-			for (q = buf; q < z; q++)
-				line += *q == '\n';
-			*cause = rp_xasprintf("%s:%d: a NUL byte in the file (it "
-			    "is not a text document)", name, line);
-			return NULL;
-		}
-	}
-	ctxt = xmlNewParserCtxt();
-	if (ctxt == NULL) {
-		*cause = rp_xasprintf("%s: cannot create XML parser", name);
-		return NULL;
-	}
-	doc = xmlCtxtReadMemory(ctxt, buf, (int)len, name, NULL,
-	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-	    XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA);
-	if (doc == NULL || !ctxt->wellFormed) {
-		err = xmlCtxtGetLastError(ctxt);
-		msg = rp_xstrdup(err != NULL && err->message != NULL ?
-		    err->message : "cannot parse document");
-		k = strlen(msg);
-		while (k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
-			msg[--k] = '\0';
-		*cause = rp_xasprintf("%s:%d: malformed XML: %s", name,
-		    err != NULL && err->line > 0 ? err->line : 1, msg);
-		free(msg);
-		if (doc != NULL)
-			xmlFreeDoc(doc);
-		xmlFreeParserCtxt(ctxt);
-		return NULL;
-	}
-	xmlFreeParserCtxt(ctxt);
-	if (doc->intSubset != NULL && (doc->intSubset->entities != NULL ||
-	    doc->intSubset->pentities != NULL)) {
-		/* as for graph files: expansion is how XML files blow up or
-		 * reach into other files, and a plan needs none */
-		const char *d = strstr(buf, "<!ENTITY"), *q, *nm;
-		int line = 1, nlen;
-		if (d == NULL)
-			d = buf;
-		for (q = buf; q < d; q++)
-			line += *q == '\n';
-		nm = d + (strncmp(d, "<!ENTITY", 8) == 0 ? 8 : 0);
-		nm += strspn(nm, " \t\r\n%");
-		nm += strspn(nm, " \t\r\n");
-		nlen = (int)strcspn(nm, " \t\r\n>\"'");
-		*cause = rp_xasprintf("%s:%d: entity declarations are not "
-		    "supported (entity '%.*s')", name, line, nlen > 64 ? 64 :
-		    nlen, nm);
-		xmlFreeDoc(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-int
-rp_xml_is(xmlNodePtr n, const char *s)
-{
-	return n != NULL && n->type == XML_ELEMENT_NODE &&
-	    strcmp((const char *)n->name, s) == 0;
+	/* libxml2 stops at a NUL byte: what follows would be lost without a
+	 * word. */
+	if ((z = memchr(buf, '\0', len)) == NULL)
+		return 0;
+	for (q = buf; q < z; q++)
+		line += *q == '\n';
+	*cause = rp_xasprintf("%s:%d: a NUL byte in the file (it is not a text "
+	    "document)", name, line);
+	return -1;
 }
 
 static int
@@ -167,45 +100,3 @@ rp_xml_trim(const char *s, size_t n)
 	return r;
 }
 
-char *
-rp_xml_attr(xmlNodePtr n, const char *a)
-{
-	xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)a);
-	char *r;
-
-	if (v == NULL)
-		return NULL;
-	r = rp_xml_trim((const char *)v, strlen((const char *)v));
-	xmlFree(v);
-	return r;
-}
-
-char *
-rp_xml_attr_raw(xmlNodePtr n, const char *a)
-{
-	xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)a);
-	char *r;
-
-	if (v == NULL)
-		return NULL;
-	r = rp_xstrdup((const char *)v);
-	xmlFree(v);
-	return r;
-}
-
-char *
-rp_xml_text(xmlNodePtr n)
-{
-	xmlChar *v = xmlNodeGetContent(n);
-	const char *t = v != NULL ? (const char *)v : "";
-	char *r = rp_xml_trim(t, strlen(t));
-	xmlFree(v);
-	return r;
-}
-
-int
-rp_xml_line(xmlNodePtr n)
-{
-	long l = xmlGetLineNo(n);
-	return l > 0 && l < 0x7fffffff ? (int)l : 0;
-}
