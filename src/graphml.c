@@ -818,6 +818,12 @@ on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 			    "expected 'graphml'", (const char *)local));
 			return;
 		}
+		if (!gml_is(local, uri, "graphml")) {
+			fail_free(l, line, rp_xasprintf("root element 'graphml' "
+			    "is in namespace '%s', expected %s or none",
+			    (const char *)uri, GRAPHML_NS));
+			return;
+		}
 		kind = E_ROOT;
 	} else {
 		parent = l->depth - 1 <= KIND_DEPTH ? l->kind[l->depth - 1] :
