@@ -73,6 +73,7 @@ struct sbuf {
 };
 
 struct loader {
+	struct rp_sax_base base;	/* first: the entity callbacks' fail */
 	const char *file;
 	xmlParserCtxtPtr ctxt;
 	struct rp_graph_input in;
@@ -923,37 +924,13 @@ on_text(void *ctx, const xmlChar *s, int n)
 		sbuf_add(&l->text, (const char *)s, (size_t)n);
 }
 
-/* Entities are not expanded: a graph needs none, and expansion is how
- * XML files blow up or reach into other files. */
+/* A failure met by the entity callbacks (rp_sax_refuse_entities). */
 static void
-on_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
-    const xmlChar *sys, xmlChar *content)
+sax_fail(void *ctx, char *msg)
 {
 	struct loader *l = ctx;
 
-	(void)type;
-	(void)pub;
-	(void)sys;
-	(void)content;
-	fail_free(l, cur_line(l), rp_xasprintf("entity declarations are not "
-	    "supported (entity '%s')", (const char *)name));
-}
-
-static void
-on_unparsed_entity(void *ctx, const xmlChar *name, const xmlChar *pub,
-    const xmlChar *sys, const xmlChar *notation)
-{
-	(void)notation;
-	on_entity(ctx, name, 0, pub, sys, NULL);
-}
-
-static void
-on_reference(void *ctx, const xmlChar *name)
-{
-	struct loader *l = ctx;
-
-	fail_free(l, cur_line(l), rp_xasprintf("entity reference '&%s;' is "
-	    "not supported", (const char *)name));
+	fail_free(l, cur_line(l), msg);
 }
 
 /* An input error: the parser, which is reading, sees an I/O error and
@@ -1029,9 +1006,8 @@ load(struct loader *l, struct rp_graph **out, char **cause)
 	sax.characters = on_text;
 	sax.cdataBlock = on_text;
 	sax.ignorableWhitespace = on_text;
-	sax.entityDecl = on_entity;
-	sax.unparsedEntityDecl = on_unparsed_entity;
-	sax.reference = on_reference;
+	rp_sax_refuse_entities(&sax);
+	l->base.fail = sax_fail;
 	for (i = 0; i < F_COUNT; i++)
 		l->node_def[i] = l->graph_def[i] = -1;
 	rp_strmap_init(&l->keymap, 16);
@@ -1043,7 +1019,7 @@ load(struct loader *l, struct rp_graph **out, char **cause)
 		goto done;
 	}
 	/* NOENT: attribute values arrive with '&amp;' and the like
-	 * replaced; no entity is declared to expand (on_entity). */
+	 * replaced; no entity is declared to expand (rp_sax_refuse_entities). */
 	xmlCtxtUseOptions(l->ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
 	    XML_PARSE_NOWARNING | XML_PARSE_NOENT);
 	(void)xmlParseDocument(l->ctxt);

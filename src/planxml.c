@@ -115,6 +115,7 @@ rp_planxml_write(const char *path, const struct rp_graph *g,
 }
 
 struct reader {
+	struct rp_sax_base base;	/* first: the entity callbacks' fail */
 	const char *file;
 	const char *buf;	/* the document, read by the parser from pos */
 	size_t len, pos;
@@ -269,33 +270,11 @@ on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 	read_stmt(r, strcmp(local, "compute") == 0, nat, at);
 }
 
-/* Entities are not expanded, as in graph files: a plan needs none, and
- * expansion is how XML files blow up or reach into other files. */
+/* rfail for the entity callbacks (rp_sax_refuse_entities). */
 static void
-on_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
-    const xmlChar *sys, xmlChar *content)
+sax_fail(void *ctx, char *msg)
 {
-	(void)type;
-	(void)pub;
-	(void)sys;
-	(void)content;
-	rfail(ctx, rp_xasprintf("entity declarations are not supported "
-	    "(entity '%s')", (const char *)name));
-}
-
-static void
-on_unparsed_entity(void *ctx, const xmlChar *name, const xmlChar *pub,
-    const xmlChar *sys, const xmlChar *notation)
-{
-	(void)notation;
-	on_entity(ctx, name, 0, pub, sys, NULL);
-}
-
-static void
-on_reference(void *ctx, const xmlChar *name)
-{
-	rfail(ctx, rp_xasprintf("entity reference '&%s;' is not supported",
-	    (const char *)name));
+	rfail(ctx, msg);
 }
 
 /* The parser's input: the document in memory. */
@@ -345,10 +324,9 @@ rp_planxml_read_memory(const char *buf, size_t len, const char *path,
 	memset(&sax, 0, sizeof sax);
 	sax.initialized = XML_SAX2_MAGIC;
 	sax.startElementNs = on_start;
-	sax.entityDecl = on_entity;
-	sax.unparsedEntityDecl = on_unparsed_entity;
-	sax.reference = on_reference;
+	rp_sax_refuse_entities(&sax);
 	memset(&r, 0, sizeof r);
+	r.base.fail = sax_fail;
 	r.file = path;
 	r.buf = buf;
 	r.len = len;
@@ -365,7 +343,7 @@ rp_planxml_read_memory(const char *buf, size_t len, const char *path,
 	for (v = 0; v < g->n; v++)
 		rp_strmap_put(&r.nodes, g->id[v], v);
 	/* NOENT: attribute values arrive with '&amp;' and the like replaced;
-	 * no entity is declared to expand (on_entity). */
+	 * no entity is declared to expand (rp_sax_refuse_entities). */
 	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
 	    XML_PARSE_NOWARNING | XML_PARSE_NOENT | XML_PARSE_BIG_LINES);
 	(void)xmlParseDocument(r.ctxt);

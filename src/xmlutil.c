@@ -100,3 +100,41 @@ rp_xml_trim(const char *s, size_t n)
 	return r;
 }
 
+static void
+on_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
+    const xmlChar *sys, xmlChar *content)
+{
+	const struct rp_sax_base *b = ctx;
+
+	(void)type;
+	(void)pub;
+	(void)sys;
+	(void)content;
+	b->fail(ctx, rp_xasprintf("entity declarations are not supported "
+	    "(entity '%s')", (const char *)name));
+}
+
+static void
+on_unparsed_entity(void *ctx, const xmlChar *name, const xmlChar *pub,
+    const xmlChar *sys, const xmlChar *notation)
+{
+	(void)notation;
+	on_entity(ctx, name, 0, pub, sys, NULL);
+}
+
+static void
+on_reference(void *ctx, const xmlChar *name)
+{
+	const struct rp_sax_base *b = ctx;
+
+	b->fail(ctx, rp_xasprintf("entity reference '&%s;' is not supported",
+	    (const char *)name));
+}
+
+void
+rp_sax_refuse_entities(xmlSAXHandler *sax)
+{
+	sax->entityDecl = on_entity;
+	sax->unparsedEntityDecl = on_unparsed_entity;
+	sax->reference = on_reference;
+}

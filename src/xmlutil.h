@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include <libxml/parser.h>
+
 /* Sets libxml2 up: allocations through rp_xmalloc (out of memory ends the
  * run with status 4), no messages of its own. Programs call it before
  * any other libxml2 use; the parser calls it too. */
@@ -15,6 +17,19 @@ void rp_xml_setup(void);
  * with *cause set ("name:line: ..."). */
 int rp_xml_precheck(const char *buf, size_t len, const char *name,
     char **cause);
+
+/* The first member of the context of a SAX reader (graphml.c, planxml.c):
+ * how it fails, at the parser's line, taking msg. */
+struct rp_sax_base {
+	void (*fail)(void *ctx, char *msg);
+};
+
+/* Sets the entity callbacks of sax to refuse every entity declaration
+ * and reference to one (through the context's fail): a graph or a plan
+ * needs none, and expansion is how XML files blow up or reach into other
+ * files. Predefined entities (&amp;) and character references do not
+ * reach them. */
+void rp_sax_refuse_entities(xmlSAXHandler *sax);
 
 /* A copy of s[0..n) without leading and trailing XML blanks (space, tab,
  * CR, LF); caller frees. */
