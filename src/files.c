@@ -262,14 +262,11 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 	if (stat(path, &st) != 0) {
 		/* a new file: its directory must be there and writable (a
 		 * dangling link is left to rp_write_output, which follows it) */
-		const char *slash = strrchr(path, '/');
 		char *dir;
 		int e = 0;
 		if (lstat(path, &st) == 0)
 			return 0;
-		dir = slash == NULL ? rp_xstrdup(".") : slash == path ?
-		    rp_xstrdup("/") : rp_xasprintf("%.*s", (int)(slash - path),
-		    path);
+		dir = rp_dir_of(path);
 		if (stat(dir, &in) != 0)
 			e = errno;
 		else if (!S_ISDIR(in.st_mode))

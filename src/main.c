@@ -524,7 +524,8 @@ plan_dir_check(const char *dir, int *made)
 }
 
 /* Removes the sweep's plan directory where this run made it and wrote
- * nothing into it (rmdir leaves a directory that is not empty). */
+ * nothing into it (rmdir leaves a directory that is not empty): at every
+ * exit after it is made. */
 static void
 drop_plan_dir(const struct cli *c)
 {
@@ -548,9 +549,7 @@ plot_is_a_plan(const struct cli *c, const int64_t *b, int nb)
 	base = slash != NULL ? slash + 1 : c->plot;
 	if (sscanf(base, "budget-%lld.xml%n", &v, &k) != 1 || base[k] != '\0')
 		return 0;
-	dir = slash == NULL ? rp_xstrdup(".") : slash == c->plot ?
-	    rp_xstrdup("/") : rp_xasprintf("%.*s", (int)(slash - c->plot),
-	    c->plot);
+	dir = rp_dir_of(c->plot);
 	same = stat(dir, &sd) == 0 && stat(c->output, &so) == 0 &&
 	    sd.st_dev == so.st_dev && sd.st_ino == so.st_ino;
 	free(dir);
@@ -1066,7 +1065,6 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 			fprintf(stderr, "%s: %s\n", progname, cause);
 			free(cause);
 			free(b);
-			drop_plan_dir(c);
 			return EXIT_USAGE;
 		}
 	/* increasing, each budget once */
@@ -1081,7 +1079,6 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 		rc = usage_error("%s", m);
 		free(m);
 		free(b);
-		drop_plan_dir(c);
 		return rc;
 	}
 	base_ctx(c, &ctx);
@@ -1099,7 +1096,6 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 		free(cause);
 		rp_sweep_destroy(&sw);
 		free(b);
-		drop_plan_dir(c);
 		return EXIT_INTERNAL;
 	}
 	tty_clear();
@@ -1123,7 +1119,6 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	}
 	rp_sweep_destroy(&sw);
 	free(b);
-	drop_plan_dir(c);	/* where no plan went into it */
 	return rc;
 }
 
@@ -1238,6 +1233,7 @@ main(int argc, char **argv)
 	}
 	if ((nstrat = select_strategies(c.strategies, &strats)) < 0) {
 		budget_list_free(&c.points);
+		drop_plan_dir(&c);
 		return EXIT_USAGE;
 	}
 	if (c.opt.verbose >= 2)
@@ -1248,6 +1244,7 @@ main(int argc, char **argv)
 		free(cause);
 		free(strats);
 		budget_list_free(&c.points);
+		drop_plan_dir(&c);
 		return EXIT_BADINPUT;
 	}
 	c.started = rp_now();
@@ -1295,5 +1292,6 @@ main(int argc, char **argv)
 	free(strats);
 	budget_list_free(&c.points);
 	rp_graph_free(g);
+	drop_plan_dir(&c);	/* where no plan went into it */
 	return rc;
 }

@@ -90,6 +90,18 @@ rp_xasprintf(const char *fmt, ...)
 }
 
 char *
+rp_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return rp_xstrdup(".");
+	if (slash == path)
+		return rp_xstrdup("/");
+	return rp_xasprintf("%.*s", (int)(slash - path), path);
+}
+
+char *
 rp_oneline(char *s)
 {
 	size_t n = 0, i;

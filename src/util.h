@@ -21,6 +21,10 @@ char *rp_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1
  * Frees s and returns the new string. */
 char *rp_oneline(char *s);
 
+/* The directory part of path, as the file's directory for stat(): "." for
+ * a bare name, "/" for a file in the root (caller frees). */
+char *rp_dir_of(const char *path);
+
 /* Grows *arr (element size sz) so that it holds at least need elements. */
 void rp_grow(void *arr, int *cap, int need, size_t sz);
 

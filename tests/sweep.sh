@@ -267,6 +267,11 @@ rc=$?
 [ $rc = 1 ] && [ ! -e "$TMP/pd" ] &&
     pass "a sweep with no plan leaves no empty plan directory" ||
     fail "a sweep with no plan: status $rc, $(ls -a "$TMP/pd" 2>&1)"
+"$RP" --graph "$TMP/missing.xml" --budgets 60M -o "$TMP/pd" >/dev/null 2>&1
+rc=$?
+[ $rc = 3 ] && [ ! -e "$TMP/pd" ] &&
+    pass "a graph that cannot be read leaves no empty plan directory" ||
+    fail "a graph that cannot be read: status $rc, $(ls -a "$TMP/pd" 2>&1)"
 mkdir "$TMP/pd"
 "$RP" --graph "$U" --budgets 1K -s dtr -o "$TMP/pd" >/dev/null 2>&1
 [ -d "$TMP/pd" ] && pass "a plan directory that was there is kept" ||
