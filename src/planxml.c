@@ -240,9 +240,11 @@ on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 	(void)prefix;
 	(void)nns;
 	(void)nss;
-	(void)ndef;
 	if (r->cause != NULL)
 		return;
+	/* Attributes defaulted by a DTD are not the file's: ignored, as in
+	 * graph files (they come last). */
+	nat -= ndef;
 	if (!r->have_root) {
 		char *ver, *t;
 		r->have_root = 1;

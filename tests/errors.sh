@@ -116,6 +116,7 @@ plan $L plans/unknown-node.xml "plans/unknown-node.xml:3: compute of 'conv9', wh
 plan $L plans/no-reg.xml "plans/no-reg.xml:3: <compute> has no reg attribute"
 plan $L plans/empty-reg.xml "plans/empty-reg.xml:3: <compute> has an empty reg attribute"
 plan $L plans/entity.xml "plans/entity.xml:3: entity declarations are not supported (entity 'a')"
+plan $L plans/dtd-default.xml "plans/dtd-default.xml:6: <compute> has no reg attribute"
 plan $L plans/not-live.xml "plans/not-live.xml:3: invalid plan: compute 'f1' reads 'f0', which is not live"
 plan $L plans/double-free.xml "plans/double-free.xml:5: invalid plan: free of register 'a', which is not live"
 plan $L plans/reg-live.xml "plans/reg-live.xml:4: invalid plan: compute 'f1' into register 'a', which is still live (holding 'f0')"
