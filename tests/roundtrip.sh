@@ -318,6 +318,22 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	    --graph "$TMP/mlp.xml" --plan "$TMP/mlp-plan.xml"
 	mistake "plan of another graph" "$EXEC" --graph "$TMP/smallcnn.xml" \
 	    --plan "$TMP/mlp-plan.xml"
+	# An invalid plan is named in the message (with several plans, which
+	# one): the second compute into the first one's register, still live.
+	awk '/<compute/ { n++; if (n == 1) { match($0, /reg="[^"]*"/); r = substr($0, RSTART, RLENGTH) }
+	    if (n == 2) sub(/reg="[^"]*"/, r) } { print }' "$TMP/mlp-plan.xml" >"$TMP/mlp-bad.xml"
+	mistake "an invalid plan" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/mlp-plan.xml" \
+	    --plan "$TMP/mlp-bad.xml"
+	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/mlp-bad.xml: plan computes .* into register '[^']*', which is still live$" &&
+	    pass "an invalid plan: the message names its file" ||
+	    fail "an invalid plan: $(tail -1 "$TMP/err")"
+	"$RP" --graph "$SRC/graphs/unet-3.xml" --budget 100% -s checkpoint-all \
+	    -o "$TMP/unet-3-plan.xml" >/dev/null 2>&1
+	mistake "a graph that records no model" "$EXEC" --graph "$SRC/graphs/unet-3.xml" \
+	    --plan "$TMP/unet-3-plan.xml"
+	grep -q "graphs/unet-3.xml records no model: give --model NAME or --module PKG.MOD:CLASS" "$TMP/err" &&
+	    pass "a graph that records no model: the message names it" ||
+	    fail "a graph that records no model: $(tail -1 "$TMP/err")"
 fi
 
 # remat-maxbatch: each strategy's largest batch fits the budget (its kept
@@ -354,4 +370,37 @@ fi
 [ $? = 2 ] && grep -q "^remat-maxbatch: budget '1x' has an unknown unit" "$TMP/err" &&
     pass "remat-maxbatch: a bad budget is refused before any export" ||
     fail "remat-maxbatch --budget 1x: $(cat "$TMP/err")"
+"$PY" "$MAXB" --model smallcnn --budget 1G --remat-plan "$TMP/no-such-program" \
+    >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --remat-plan $TMP/no-such-program is not an executable file" ] &&
+    pass "remat-maxbatch: a --remat-plan that is not a program, in one line" ||
+    fail "remat-maxbatch --remat-plan missing: $(tail -1 "$TMP/err")"
+touch "$TMP/a-file"
+"$PY" "$MAXB" --model smallcnn --budget 1G --keep "$TMP/a-file" --remat-plan "$RP" \
+    >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: cannot make --keep directory $TMP/a-file: File exists" ] &&
+    pass "remat-maxbatch: a --keep that is a file, in one line" ||
+    fail "remat-maxbatch --keep onto a file: $(tail -1 "$TMP/err")"
+"$PY" "$MAXB" --model smallcnn --size 16 --budget 1K --repeat 1 --remat-plan "$RP" \
+    >"$TMP/out" 2>"$TMP/err"
+[ $? = 1 ] && [ ! -s "$TMP/out" ] &&
+    tail -1 "$TMP/err" | grep -q "^remat-maxbatch: no strategy fits batch 1: budget 1.00 KiB (1024 bytes) is below the smallest budget any plan can need" &&
+    pass "remat-maxbatch: a budget below any plan's: why, and no empty table" ||
+    fail "remat-maxbatch --budget 1K: $(tail -1 "$TMP/err") $(cat "$TMP/out")"
+
+# remat-export: options that do not go together are usage errors (2), and
+# the graph is never written over the source of the model class.
+"$PY" "$EXPORT" --model smallcnn --input-shape 2,3,16,16 -o "$TMP/x.xml" 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-export: --input-shape goes with --module; use --batch and --size (see --help)" ] &&
+    pass "remat-export: --input-shape without --module is a usage error" ||
+    fail "remat-export --input-shape with --model: $(tail -1 "$TMP/err")"
+mkdir -p "$TMP/own"
+printf 'import torch.nn as nn\nclass Net(nn.Sequential):\n    def __init__(self):\n        super().__init__(nn.Flatten(), nn.Linear(48, 10))\n' >"$TMP/own/ownnet.py"
+cp "$TMP/own/ownnet.py" "$TMP/own/ownnet.bak"
+(cd "$TMP/own" && PYTHONPATH=. "$PY" "$EXPORT" --module ownnet:Net --input-shape 2,3,4,4 \
+    --num-classes 10 -o ownnet.py) 2>"$TMP/err"
+[ $? = 2 ] && cmp -s "$TMP/own/ownnet.py" "$TMP/own/ownnet.bak" &&
+    [ "$(cat "$TMP/err")" = "remat-export: cannot write ownnet.py: it is the source of ownnet:Net (see --help)" ] &&
+    pass "remat-export: the graph is never written over the model's source" ||
+    fail "remat-export -o onto the module's source: $(tail -1 "$TMP/err")"
 finish

@@ -6,7 +6,7 @@ import argparse
 
 import torch
 
-from .errors import UserError
+from .errors import UsageError, UserError
 from .models import BUILTIN_MODELS
 from .spec import ModelSpec
 
@@ -100,9 +100,10 @@ def _choice(choices):
     return convert
 
 
-def spec_from_args(args, recorded=None):
+def spec_from_args(args, recorded=None, source=None):
     """The ModelSpec of the command line.  recorded (graph attributes written
-    by remat-export) supplies what the command line leaves out."""
+    by remat-export, read from the file source) supplies what the command
+    line leaves out.  Options that do not go together are a UsageError."""
     rec = recorded or {}
     model, module = args.model, args.module
     if model is None and module is None and rec.get('model'):
@@ -110,8 +111,11 @@ def spec_from_args(args, recorded=None):
             module = rec['model']
         else:
             model = rec['model']
+    if model is None and module is None and source is not None:
+        raise UsageError('%s records no model: give --model NAME or --module '
+                         'PKG.MOD:CLASS' % source)
     if (model is None) == (module is None):
-        raise UserError('give exactly one of --model NAME and --module PKG.MOD:CLASS')
+        raise UsageError('give exactly one of --model NAME and --module PKG.MOD:CLASS')
 
     def pick(value, key, convert, default):
         if value is not None:
@@ -120,7 +124,8 @@ def spec_from_args(args, recorded=None):
             try:
                 return convert(rec[key])
             except (ValueError, argparse.ArgumentTypeError):
-                raise UserError('bad %s %r recorded in the graph' % (key, rec[key]))
+                raise UserError('bad %s %r recorded in %s'
+                                % (key, rec[key], source or 'the graph'))
         return default
     spec = ModelSpec(model=model, module=module,
                      seed=pick(args.seed, 'seed', int, 0),
@@ -132,18 +137,18 @@ def spec_from_args(args, recorded=None):
                      loss=pick(args.loss, 'loss', str, None),
                      autocast=pick(args.autocast, 'autocast', _choice(('bf16', 'fp16')), None))
     if spec.autocast == 'fp16' and spec.device != 'cuda':
-        raise UserError('--autocast fp16 needs --device cuda (PyTorch %s autocasts '
+        raise UsageError('--autocast fp16 needs --device cuda (PyTorch %s autocasts '
                         'to bfloat16 only on the CPU)' % torch.__version__)
     if module:
         if args.batch or args.size:
-            raise UserError('--module takes --input-shape, not --batch/--size')
+            raise UsageError('--module takes --input-shape, not --batch/--size')
         spec.input_shape = pick(args.input_shape, 'input_shape', _shape, None)
         if spec.input_shape is None or spec.num_classes is None:
-            raise UserError('--module needs --input-shape and --num-classes')
+            raise UsageError('--module needs --input-shape and --num-classes')
         spec.batch = spec.input_shape[0]
     else:
         if args.input_shape:
-            raise UserError('--input-shape goes with --module; use --batch and --size')
+            raise UsageError('--input-shape goes with --module; use --batch and --size')
         spec.batch = pick(args.batch, 'batch', int, 2)
         spec.size = pick(args.size, 'size', int, 32)
     if spec.device == 'cuda' and not torch.cuda.is_available():

@@ -6,6 +6,11 @@ class UserError(Exception):
     tools report it as one line, without a traceback."""
 
 
+class UsageError(UserError):
+    """A mistake in the command line itself (options that do not go
+    together): the tools exit with status 2 for it."""
+
+
 def first_line(e):
     """The first line of an exception's message."""
     return str(e).strip().split('\n')[0]
