@@ -43,8 +43,10 @@ def _shape(text):
     return dims
 
 
-def add_model_options(parser, description=None):
-    """The options that make a ModelSpec (see spec_from_args), as a group."""
+def add_model_options(parser, description=None, batch=True):
+    """The options that make a ModelSpec (see spec_from_args), as a group;
+    batch=False leaves --batch out of the help (a tool that searches it
+    refuses it)."""
     g = parser.add_argument_group('model', description)
     g.add_argument('--model', metavar='NAME',
                    help='torchvision model (resnet50, vgg16, vit_b_16, ...) or a '
@@ -53,7 +55,7 @@ def add_model_options(parser, description=None):
                    help='a model class of your own, constructed with no '
                         'arguments (needs --input-shape and --num-classes)')
     g.add_argument('--batch', type=_positive, metavar='B',
-                   help='batch size (default 2)')
+                   help='batch size (default 2)' if batch else argparse.SUPPRESS)
     g.add_argument('--size', type=_positive, metavar='S',
                    help='input height and width: input is B x 3 x S x S '
                         '(default 32)')
