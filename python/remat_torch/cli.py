@@ -140,7 +140,7 @@ def spec_from_args(args, recorded=None, source=None):
                      autocast=pick(args.autocast, 'autocast', _choice(('bf16', 'fp16')), None))
     if spec.autocast == 'fp16' and spec.device != 'cuda':
         raise UsageError('--autocast fp16 needs --device cuda (PyTorch %s autocasts '
-                        'to bfloat16 only on the CPU)' % torch.__version__)
+                         'to bfloat16 only on the CPU)' % torch.__version__)
     if module:
         if args.batch or args.size:
             raise UsageError('--module takes --input-shape, not --batch/--size')
