@@ -63,7 +63,8 @@ def add_model_options(parser, description=None, batch=True):
                    help='full input shape with --module, e.g. 2,3,32,32')
     g.add_argument('--num-classes', type=_positive, metavar='K',
                    help='number of classes (default: 10 for the built-in '
-                        "models, the torchvision model's own)")
+                        "models, 64 for gpt (its vocabulary), the torchvision "
+                        "model's own)")
     g.add_argument('--seed', type=int, metavar='N',
                    help='seed for parameters, inputs, labels and dropout '
                         '(default 0)')
