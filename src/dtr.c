@@ -875,8 +875,9 @@ dtr_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		/* eager eviction won: say what banishing did */
 		char *why = other.len == 0 ? rp_xasprintf("%s (banishing: %s)",
 		    *note, n1) : c1 == c0 ? rp_xasprintf("%s (banishing cost "
-		    "the same)", *note) : rp_xasprintf("%s (banishing cost "
-		    "%.4gx as much)", *note, c1 / c0);
+		    "the same)", *note) : c0 > 0 ? rp_xasprintf("%s (banishing "
+		    "cost %.4gx as much)", *note, c1 / c0) : rp_xasprintf("%s "
+		    "(banishing cost more)", *note);
 		free(*note);
 		*note = why;
 	}

@@ -518,14 +518,17 @@ plan_dir_check(const char *dir, int *made)
 	if (access(dir, W_OK | X_OK) != 0) {
 		fprintf(stderr, "%s: cannot write into '%s': %s\n", progname, dir,
 		    strerror(errno));
+		if (*made)
+			(void)rmdir(dir);
 		return EXIT_INTERNAL;
 	}
 	return -1;
 }
 
 /* Removes the sweep's plan directory where this run made it and wrote
- * nothing into it (rmdir leaves a directory that is not empty): at every
- * exit after it is made. */
+ * nothing into it (rmdir leaves a directory that is not empty): at each
+ * return from main after it is made (a signal or running out of memory
+ * leaves it). */
 static void
 drop_plan_dir(const struct cli *c)
 {
@@ -539,23 +542,22 @@ static int
 plot_is_a_plan(const struct cli *c, const int64_t *b, int nb)
 {
 	const char *slash = strrchr(c->plot, '/'), *base;
-	char *dir;
+	char *dir, name[48];
 	struct stat sd, so;
-	long long v;
-	int i, k = 0, same;
+	int i, same;
 
 	if (c->output == NULL)
 		return 0;
 	base = slash != NULL ? slash + 1 : c->plot;
-	if (sscanf(base, "budget-%lld.xml%n", &v, &k) != 1 || base[k] != '\0')
-		return 0;
 	dir = rp_dir_of(c->plot);
 	same = stat(dir, &sd) == 0 && stat(c->output, &so) == 0 &&
 	    sd.st_dev == so.st_dev && sd.st_ino == so.st_ino;
 	free(dir);
-	for (i = 0; same && i < nb; i++)
-		if (b[i] == (int64_t)v)
+	for (i = 0; same && i < nb; i++) {
+		snprintf(name, sizeof name, "budget-%lld.xml", (long long)b[i]);
+		if (strcmp(base, name) == 0)
 			return 1;
+	}
 	return 0;
 }
 

@@ -172,7 +172,8 @@ tag_attr(int nat, const xmlChar **at, const char *name)
 	int i;
 
 	for (i = 0; i < nat; i++, at += 5)
-		if (at[2] == NULL && strcmp((const char *)at[0], name) == 0) {
+		if (at[1] == NULL && at[2] == NULL &&
+		    strcmp((const char *)at[0], name) == 0) {
 			size_t n = (size_t)(at[4] - at[3]);
 			char *v = rp_xmalloc(n + 1);
 			memcpy(v, at[3], n);
@@ -237,7 +238,6 @@ on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 	struct reader *r = ctx;
 	const char *local = (const char *)name;
 
-	(void)prefix;
 	(void)nns;
 	(void)nss;
 	if (r->cause != NULL)
@@ -248,9 +248,14 @@ on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 	if (!r->have_root) {
 		char *ver, *t;
 		r->have_root = 1;
-		if (strcmp(local, "plan") != 0) {
-			rfail(r, rp_xasprintf("root element is '%s', expected "
-			    "'plan'", local));
+		/* (a prefix no namespace is declared for: a name of its own,
+		 * as the tree reader saw it) */
+		if (strcmp(local, "plan") != 0 || (prefix != NULL &&
+		    uri == NULL)) {
+			rfail(r, rp_xasprintf("root element is '%s%s%s', "
+			    "expected 'plan'", prefix != NULL && uri == NULL ?
+			    (const char *)prefix : "", prefix != NULL &&
+			    uri == NULL ? ":" : "", local));
 			return;
 		}
 		if ((ver = tag_attr(nat, at, "version")) != NULL) {
@@ -266,6 +271,8 @@ on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 	}
 	if (strcmp(local, "compute") != 0 && strcmp(local, "free") != 0)
 		return;
+	if (prefix != NULL && uri == NULL)
+		return;		/* an undeclared prefix: not a statement */
 	if (uri == NULL ? r->ns != NULL : r->ns == NULL ||
 	    strcmp((const char *)uri, r->ns) != 0)
 		return;

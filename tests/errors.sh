@@ -135,8 +135,13 @@ expect 3 "remat-plan: solutions/infeasible.sol: the solution is not a valid plan
 	--graph good/small.xml --budget 30 --read-solution solutions/infeasible.sol -o "$TMP/out.xml"
 plan $L missing-plan.xml "cannot open 'missing-plan.xml': No such file or directory"
 plan $L /dev/zero "cannot read '/dev/zero': not a regular file"
-# Statements in a foreign namespace are extensions, never executed.
+# Statements in a foreign namespace are extensions, never executed; so
+# are names with a prefix no namespace is declared for, which are names of
+# their own (x:compute, y:reg).
 plan $L plans/foreign-ns.xml "plans/foreign-ns.xml: invalid plan: node 'f0' is never computed"
+plan $L plans/undeclared-prefix.xml "plans/undeclared-prefix.xml: invalid plan: node 'f0' is never computed"
+plan $L plans/undeclared-root.xml "plans/undeclared-root.xml:2: root element is 'x:plan', expected 'plan'"
+plan $L plans/undeclared-attr.xml "plans/undeclared-attr.xml:3: <compute> has no reg attribute"
 # Solution files: no read without end, indices that do not wrap, lines of
 # any length, a directory said to be one.
 expect 3 "remat-plan: cannot read '/dev/zero': not a regular file" \
