@@ -181,48 +181,6 @@ gml_is(const xmlChar *local, const xmlChar *uri, const char *name)
 	    (uri == NULL || strcmp((const char *)uri, GRAPHML_NS) == 0);
 }
 
-/* Attribute a (in no namespace) of a start-element event: its value and
- * length, or NULL. */
-static const char *
-attr_find(int nb, const xmlChar **at, const char *a, size_t *len)
-{
-	int i;
-
-	for (i = 0; i < nb; i++, at += 5)
-		if (at[2] == NULL && strcmp((const char *)at[0], a) == 0) {
-			*len = (size_t)(at[4] - at[3]);
-			return (const char *)at[3];
-		}
-	return NULL;
-}
-
-/* A copy of attribute a exactly as written (identifiers: blanks count),
- * or NULL. */
-static char *
-attr_raw(int nb, const xmlChar **at, const char *a)
-{
-	size_t n;
-	const char *v = attr_find(nb, at, a, &n);
-	char *r;
-
-	if (v == NULL)
-		return NULL;
-	r = rp_xmalloc(n + 1);
-	memcpy(r, v, n);
-	r[n] = '\0';
-	return r;
-}
-
-/* A copy of attribute a without surrounding blanks, or NULL. */
-static char *
-attr_trim(int nb, const xmlChar **at, const char *a)
-{
-	size_t n;
-	const char *v = attr_find(nb, at, a, &n);
-
-	return v != NULL ? rp_xml_trim(v, n) : NULL;
-}
-
 static enum field
 field_of(const char *attr_name, int for_node)
 {
@@ -409,7 +367,7 @@ key_start(struct loader *l, int nb, const xmlChar **at, int line)
 	k = &l->keys[l->nkeys];
 	memset(k, 0, sizeof *k);
 	k->line = line;
-	k->id = attr_raw(nb, at, "id");
+	k->id = rp_sax_attr_raw(nb, at, "id");
 	if (k->id == NULL || *k->id == '\0') {
 		free(k->id);
 		return fail(l, line, "<key> has no id attribute");
@@ -419,8 +377,8 @@ key_start(struct loader *l, int nb, const xmlChar **at, int line)
 	if (prev >= 0)
 		return fail_free(l, line, rp_xasprintf("duplicate key id '%s' "
 		    "(first declared at line %d)", k->id, l->keys[prev].line));
-	forv = attr_trim(nb, at, "for");
-	aname = attr_trim(nb, at, "attr.name");
+	forv = rp_sax_attr_trim(nb, at, "for");
+	aname = rp_sax_attr_trim(nb, at, "attr.name");
 	if (forv == NULL || strcmp(forv, "all") == 0 ||
 	    strcmp(forv, "node") == 0)
 		k->node_field = field_of(aname, 1);
@@ -490,14 +448,14 @@ graph_start(struct loader *l, int nb, const xmlChar **at, int line)
 			g->cost_unit = rp_xstrdup(k->def);
 		}
 	}
-	ed = attr_trim(nb, at, "edgedefault");
+	ed = rp_sax_attr_trim(nb, at, "edgedefault");
 	if (ed != NULL && strcmp(ed, "directed") != 0) {
 		free(ed);
 		return fail(l, line, "graph must be directed "
 		    "(edgedefault=\"directed\")");
 	}
 	free(ed);
-	gid = attr_trim(nb, at, "id");
+	gid = rp_sax_attr_trim(nb, at, "id");
 	if (gid != NULL && *gid != '\0' && strcmp(gid, "G") != 0)
 		g->name = gid;
 	else
@@ -511,7 +469,7 @@ static int
 node_start(struct loader *l, int nb, const xmlChar **at, int line)
 {
 	struct rp_graph *g = &l->in.g;
-	char *id = attr_raw(nb, at, "id");
+	char *id = rp_sax_attr_raw(nb, at, "id");
 	int v, prev;
 
 	if (id == NULL || *id == '\0') {
@@ -565,7 +523,7 @@ node_end(struct loader *l)
 static int
 data_key(struct loader *l, int nb, const xmlChar **at, int line)
 {
-	char *key = attr_raw(nb, at, "key");
+	char *key = rp_sax_attr_raw(nb, at, "key");
 	int k;
 
 	if (key == NULL)
@@ -639,17 +597,17 @@ edge_start(struct loader *l, int nb, const xmlChar **at, int line)
 {
 	const char *v;
 	size_t n;
-	char *dir = attr_trim(nb, at, "directed");
+	char *dir = rp_sax_attr_trim(nb, at, "directed");
 
 	l->undirected = dir != NULL && strcmp(dir, "false") == 0;
 	free(dir);
 	l->eline = line;
-	l->has_src = (v = attr_find(nb, at, "source", &n)) != NULL;
+	l->has_src = (v = rp_sax_attr(nb, at, "source", &n)) != NULL;
 	if (l->has_src) {
 		sbuf_set(&l->esrc, v, n);
 		l->es = rp_strmap_get(&l->ids, l->esrc.s);
 	}
-	l->has_dst = (v = attr_find(nb, at, "target", &n)) != NULL;
+	l->has_dst = (v = rp_sax_attr(nb, at, "target", &n)) != NULL;
 	if (l->has_dst) {
 		sbuf_set(&l->edst, v, n);
 		l->et = rp_strmap_get(&l->ids, l->edst.s);
@@ -995,7 +953,6 @@ static int
 load(struct loader *l, struct rp_graph **out, char **cause)
 {
 	xmlSAXHandler sax;
-	const xmlError *err;
 	int i, rc = -1;
 
 	rp_xml_setup();
@@ -1023,20 +980,8 @@ load(struct loader *l, struct rp_graph **out, char **cause)
 	xmlCtxtUseOptions(l->ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
 	    XML_PARSE_NOWARNING | XML_PARSE_NOENT);
 	(void)xmlParseDocument(l->ctxt);
-	if (l->cause == NULL && !l->ctxt->wellFormed) {
-		char *msg;
-		size_t k;
-
-		err = xmlCtxtGetLastError(l->ctxt);
-		msg = rp_xstrdup(err != NULL && err->message != NULL ?
-		    err->message : "cannot parse document");
-		k = strlen(msg);
-		while (k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
-			msg[--k] = '\0';
-		l->cause = rp_xasprintf("%s:%d: malformed XML: %s", l->file,
-		    err != NULL && err->line > 0 ? err->line : 1, msg);
-		free(msg);
-	}
+	if (l->cause == NULL && !l->ctxt->wellFormed)
+		l->cause = rp_xml_malformed(l->ctxt, l->file);
 	if (l->cause == NULL && l->ngraphs == 0)
 		fail(l, l->root_line, "no <graph> element");
 	if (l->cause != NULL) {

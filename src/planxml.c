@@ -163,26 +163,6 @@ reg_of(struct reader *r, char *name)
 	return k;
 }
 
-/* Attribute name (of no namespace) of a start tag, exactly as written
- * (identifiers: blanks are significant), or NULL. at: SAX2's five
- * pointers per attribute (name, prefix, URI, value, end of value). */
-static char *
-tag_attr(int nat, const xmlChar **at, const char *name)
-{
-	int i;
-
-	for (i = 0; i < nat; i++, at += 5)
-		if (at[1] == NULL && at[2] == NULL &&
-		    strcmp((const char *)at[0], name) == 0) {
-			size_t n = (size_t)(at[4] - at[3]);
-			char *v = rp_xmalloc(n + 1);
-			memcpy(v, at[3], n);
-			v[n] = '\0';
-			return v;
-		}
-	return NULL;
-}
-
 /* One statement (compute or free) appended to the plan. */
 static void
 read_stmt(struct reader *r, int is_compute, int nat, const xmlChar **at)
@@ -191,7 +171,7 @@ read_stmt(struct reader *r, int is_compute, int nat, const xmlChar **at)
 	int v = -1, k, line = xmlSAX2GetLineNumber(r->ctxt);
 
 	if (is_compute) {
-		node = tag_attr(nat, at, "node");
+		node = rp_sax_attr_raw(nat, at, "node");
 		if (node == NULL || *node == '\0') {
 			free(node);
 			rfail(r, rp_xstrdup("<compute> has no node attribute"));
@@ -206,7 +186,7 @@ read_stmt(struct reader *r, int is_compute, int nat, const xmlChar **at)
 		}
 		free(node);
 	}
-	reg = tag_attr(nat, at, "reg");
+	reg = rp_sax_attr_raw(nat, at, "reg");
 	if (reg == NULL || *reg == '\0') {
 		const char *what = reg == NULL ? "no reg attribute" :
 		    "an empty reg attribute";
@@ -246,7 +226,7 @@ on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 	 * graph files (they come last). */
 	nat -= ndef;
 	if (!r->have_root) {
-		char *ver, *t;
+		char *ver;
 		r->have_root = 1;
 		/* (a prefix no namespace is declared for: a name of its own,
 		 * as the tree reader saw it) */
@@ -258,14 +238,11 @@ on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 			    uri == NULL ? ":" : "", local));
 			return;
 		}
-		if ((ver = tag_attr(nat, at, "version")) != NULL) {
-			t = rp_xml_trim(ver, strlen(ver));
-			free(ver);
-			if (strcmp(t, "1") != 0)
-				rfail(r, rp_xasprintf("plan format version '%s' "
-				    "is not supported (this is version 1)", t));
-			free(t);
-		}
+		if ((ver = rp_sax_attr_trim(nat, at, "version")) != NULL &&
+		    strcmp(ver, "1") != 0)
+			rfail(r, rp_xasprintf("plan format version '%s' is not "
+			    "supported (this is version 1)", ver));
+		free(ver);
 		r->ns = uri != NULL ? rp_xstrdup((const char *)uri) : NULL;
 		return;
 	}
@@ -356,17 +333,8 @@ rp_planxml_read_memory(const char *buf, size_t len, const char *path,
 	xmlCtxtUseOptions(r.ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
 	    XML_PARSE_NOWARNING | XML_PARSE_NOENT | XML_PARSE_BIG_LINES);
 	(void)xmlParseDocument(r.ctxt);
-	if (r.cause == NULL && !r.ctxt->wellFormed) {
-		const xmlError *err = xmlCtxtGetLastError(r.ctxt);
-		char *m = rp_xstrdup(err != NULL && err->message != NULL ?
-		    err->message : "cannot parse document");
-		size_t k = strlen(m);
-		while (k > 0 && (m[k - 1] == '\n' || m[k - 1] == ' '))
-			m[--k] = '\0';
-		r.cause = rp_xasprintf("%s:%d: malformed XML: %s", path,
-		    err != NULL && err->line > 0 ? err->line : 1, m);
-		free(m);
-	}
+	if (r.cause == NULL && !r.ctxt->wellFormed)
+		r.cause = rp_xml_malformed(r.ctxt, path);
 	if (r.cause == NULL)
 		rc = 0;
 	else {

@@ -138,3 +138,57 @@ rp_sax_refuse_entities(xmlSAXHandler *sax)
 	sax->unparsedEntityDecl = on_unparsed_entity;
 	sax->reference = on_reference;
 }
+
+const char *
+rp_sax_attr(int nb, const xmlChar **at, const char *a, size_t *len)
+{
+	int i;
+
+	for (i = 0; i < nb; i++, at += 5)
+		if (at[1] == NULL && at[2] == NULL &&
+		    strcmp((const char *)at[0], a) == 0) {
+			*len = (size_t)(at[4] - at[3]);
+			return (const char *)at[3];
+		}
+	return NULL;
+}
+
+char *
+rp_sax_attr_raw(int nb, const xmlChar **at, const char *a)
+{
+	size_t n;
+	const char *v = rp_sax_attr(nb, at, a, &n);
+	char *r;
+
+	if (v == NULL)
+		return NULL;
+	r = rp_xmalloc(n + 1);
+	memcpy(r, v, n);
+	r[n] = '\0';
+	return r;
+}
+
+char *
+rp_sax_attr_trim(int nb, const xmlChar **at, const char *a)
+{
+	size_t n;
+	const char *v = rp_sax_attr(nb, at, a, &n);
+
+	return v != NULL ? rp_xml_trim(v, n) : NULL;
+}
+
+char *
+rp_xml_malformed(xmlParserCtxtPtr ctxt, const char *file)
+{
+	const xmlError *err = xmlCtxtGetLastError(ctxt);
+	char *msg = rp_xstrdup(err != NULL && err->message != NULL ?
+	    err->message : "cannot parse document"), *r;
+	size_t k = strlen(msg);
+
+	while (k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
+		msg[--k] = '\0';
+	r = rp_xasprintf("%s:%d: malformed XML: %s", file,
+	    err != NULL && err->line > 0 ? err->line : 1, msg);
+	free(msg);
+	return r;
+}

@@ -31,6 +31,24 @@ struct rp_sax_base {
  * reach them. */
 void rp_sax_refuse_entities(xmlSAXHandler *sax);
 
+/* Attribute a of a SAX2 start-element event (nb attributes, five pointers
+ * each: name, prefix, URI, value, end of value), in no namespace and with
+ * no prefix (one no namespace is declared for makes a name of its own):
+ * its value and length, or NULL. */
+const char *rp_sax_attr(int nb, const xmlChar **at, const char *a,
+    size_t *len);
+
+/* A copy of that attribute exactly as written (identifiers: blanks
+ * count), or NULL. */
+char *rp_sax_attr_raw(int nb, const xmlChar **at, const char *a);
+
+/* A copy of that attribute without surrounding blanks, or NULL. */
+char *rp_sax_attr_trim(int nb, const xmlChar **at, const char *a);
+
+/* The message for a document the parser found malformed (ctxt not well
+ * formed): "file:line: malformed XML: reason"; caller frees. */
+char *rp_xml_malformed(xmlParserCtxtPtr ctxt, const char *file);
+
 /* A copy of s[0..n) without leading and trailing XML blanks (space, tab,
  * CR, LF); caller frees. */
 char *rp_xml_trim(const char *s, size_t n);

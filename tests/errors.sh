@@ -45,6 +45,7 @@ graph bad/key-no-id.xml "bad/key-no-id.xml:9: <key> has no id attribute"
 graph bad/key-dup.xml "bad/key-dup.xml:10: duplicate key id 'c' (first declared at line 3)"
 graph bad/no-graph.xml "bad/no-graph.xml:2: no <graph> element"
 graph bad/foreign-root.xml "bad/foreign-root.xml:2: root element 'graphml' is in namespace 'http://example.com/x', expected http://graphml.graphdrawing.org/xmlns or none"
+graph bad/undeclared-prefix.xml "bad/undeclared-prefix.xml:19: <node> has no id attribute"
 graph bad/two-graphs.xml "bad/two-graphs.xml:13: more than one <graph> element (one graph per file)"
 graph bad/undirected.xml 'bad/undirected.xml:10: graph must be directed (edgedefault="directed")'
 graph bad/nested.xml "bad/nested.xml:11: nested graphs are not supported"
