@@ -255,6 +255,15 @@ fail(char **cause, const char *path, const char *why)
 }
 
 int
+rp_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int
 rp_output_check(const char *path, const char *refuse, char **cause)
 {
 	struct stat st, in;
@@ -276,8 +285,7 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 		free(dir);
 		return e == 0 ? 0 : fail(cause, path, strerror(e));
 	}
-	if (refuse != NULL && stat(refuse, &in) == 0 &&
-	    in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+	if (refuse != NULL && rp_same_file(refuse, path)) {
 		fail(cause, path, "it is the input graph");
 		return 2;
 	}

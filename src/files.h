@@ -39,6 +39,10 @@ int rp_write_output(const char *path, const char *refuse,
 int rp_write_buffer(const char *path, const char *refuse, const void *data,
     size_t len, char **cause);
 
+/* 1 when paths a and b both name an existing file and it is the same
+ * one (links followed), else 0. */
+int rp_same_file(const char *a, const char *b);
+
 /* What rp_write_output would refuse before writing, checked ahead: 2 when
  * path is the file refuse (the input), -1 when it is a directory or a
  * read-only file, with *cause set; 0 when it may be written. */

@@ -518,8 +518,6 @@ plan_dir_check(const char *dir, int *made)
 	if (access(dir, W_OK | X_OK) != 0) {
 		fprintf(stderr, "%s: cannot write into '%s': %s\n", progname, dir,
 		    strerror(errno));
-		if (*made)
-			(void)rmdir(dir);
 		return EXIT_INTERNAL;
 	}
 	return -1;
@@ -527,8 +525,8 @@ plan_dir_check(const char *dir, int *made)
 
 /* Removes the sweep's plan directory where this run made it and wrote
  * nothing into it (rmdir leaves a directory that is not empty): at each
- * return from main after it is made (a signal or running out of memory
- * leaves it). */
+ * return from main, whether parse_args made it or not (a signal or
+ * running out of memory leaves it). */
 static void
 drop_plan_dir(const struct cli *c)
 {
@@ -543,15 +541,13 @@ plot_is_a_plan(const struct cli *c, const int64_t *b, int nb)
 {
 	const char *slash = strrchr(c->plot, '/'), *base;
 	char *dir, name[48];
-	struct stat sd, so;
 	int i, same;
 
 	if (c->output == NULL)
 		return 0;
 	base = slash != NULL ? slash + 1 : c->plot;
 	dir = rp_dir_of(c->plot);
-	same = stat(dir, &sd) == 0 && stat(c->output, &so) == 0 &&
-	    sd.st_dev == so.st_dev && sd.st_ino == so.st_ino;
+	same = rp_same_file(dir, c->output);
 	free(dir);
 	for (i = 0; same && i < nb; i++) {
 		snprintf(name, sizeof name, "budget-%lld.xml", (long long)b[i]);
@@ -824,25 +820,25 @@ parse_args(int argc, char **argv, struct cli *c)
 		return rc;
 	}
 	/* Outputs that would be refused are refused before any work: the
-	 * input graph (a usage error), a directory or a read-only file. */
+	 * input graph or solution file (usage errors), a directory or a
+	 * read-only file. A sweep's plan directory is made first when
+	 * missing (main removes it again where nothing goes into it), so
+	 * that the picture cannot be that directory. */
 	{
 		const char *outs[4];
 		int k;
+		if (c->sweep != NULL && c->output != NULL &&
+		    (rc = plan_dir_check(c->output, &c->made_dir)) >= 0)
+			return rc;
 		outs[0] = c->output != NULL && strcmp(c->output, "-") != 0 &&
 		    c->sweep == NULL ? c->output : NULL;
 		outs[1] = c->write_mps;
 		outs[2] = c->write_lp;
-		/* (the picture of a sweep with a plan directory: once that
-		 * is made, below) */
-		outs[3] = c->sweep != NULL && c->output != NULL ? NULL :
-		    c->plot;
+		outs[3] = c->plot;
 		for (k = 0; k < 4; k++) {
-			struct stat so, si;
 			if (outs[k] == NULL || c->graph == NULL)
 				continue;
-			if (c->read_sol != NULL && stat(outs[k], &so) == 0 &&
-			    stat(c->read_sol, &si) == 0 &&
-			    so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+			if (c->read_sol != NULL && rp_same_file(outs[k], c->read_sol))
 				return usage_error("cannot write '%s': it is the "
 				    "solution file read (--read-solution)",
 				    outs[k]);
@@ -857,25 +853,6 @@ parse_args(int argc, char **argv, struct cli *c)
 				free(cause);
 				return EXIT_INTERNAL;
 			}
-		}
-		/* last: a sweep's plan directory is made when missing (and
-		 * removed again where the run writes nothing into it); the
-		 * picture may not be that directory */
-		if (c->sweep != NULL && c->output != NULL &&
-		    (rc = plan_dir_check(c->output, &c->made_dir)) >= 0)
-			return rc;
-		if (c->sweep != NULL && c->output != NULL && c->plot != NULL &&
-		    c->graph != NULL &&
-		    (rc = rp_output_check(c->plot, c->graph, &cause)) != 0) {
-			drop_plan_dir(c);
-			if (rc == 2) {
-				rc = usage_error("%s", cause);
-				free(cause);
-				return rc;
-			}
-			fprintf(stderr, "%s: %s\n", progname, cause);
-			free(cause);
-			return EXIT_INTERNAL;
 		}
 	}
 	return -1;
@@ -1225,6 +1202,7 @@ main(int argc, char **argv)
 	rp_xml_setup();
 	if ((rc = parse_args(argc, argv, &c)) >= 0) {
 		budget_list_free(&c.points);
+		drop_plan_dir(&c);
 		/* --help and --version: their text must reach stdout too */
 		if (rc == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
 			fprintf(stderr, "%s: cannot write to standard output: "
