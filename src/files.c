@@ -124,26 +124,43 @@ rp_read_input(const char *path, char **bufp, size_t *lenp, char **cause)
  * and cleared with the signals blocked. */
 static char pending[PATH_MAX + 32];
 static volatile sig_atomic_t have_pending;
+/* A directory this run made (a sweep's plan directory), removed at the
+ * end where nothing was written into it (rmdir leaves one that is not
+ * empty). */
+static char made_dir[PATH_MAX];
+static volatile sig_atomic_t have_made_dir;
 static pid_t owner;
 
 static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define NTERM (sizeof term_signals / sizeof term_signals[0])
 
+/* Removes what this run leaves unfinished: the temporary file being
+ * written, then the directory it made, if empty. Async-signal-safe. */
+static void
+clean_up(void)
+{
+	if (getpid() != owner)
+		return;
+	if (have_pending)
+		(void)unlink(pending);
+	if (have_made_dir)
+		(void)rmdir(made_dir);
+}
+
 static void
 on_signal(int sig)
 {
-	if (have_pending && getpid() == owner)
-		(void)unlink(pending);
+	clean_up();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-/* An exit while a file is written (out of memory) removes it too. */
+/* Every exit: a return from main, an exit while a file is written (out
+ * of memory). */
 static void
 at_exit(void)
 {
-	if (have_pending && getpid() == owner)
-		(void)unlink(pending);
+	clean_up();
 }
 
 void
@@ -208,6 +225,19 @@ make_temp(const char *path)
 		return NULL;
 	}
 	return tmp;
+}
+
+void
+rp_files_made_dir(const char *path)
+{
+	sigset_t old;
+
+	if (strlen(path) >= sizeof made_dir)
+		return;
+	block_signals(&old);
+	strcpy(made_dir, path);
+	have_made_dir = 1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Removes the registered temporary file, or forgets it once renamed. */

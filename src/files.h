@@ -57,4 +57,10 @@ int rp_write_all(int fd, const void *buf, size_t len);
  * write error. */
 void rp_files_init(void);
 
+/* Registers path, a directory this run made, to be removed at exit and
+ * when one of those signals ends the process, if nothing was written into
+ * it by then (a directory that is not empty stays). A path of PATH_MAX
+ * bytes or more is not registered. */
+void rp_files_made_dir(const char *path);
+
 #endif

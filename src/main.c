@@ -495,13 +495,14 @@ struct cli {
 	struct rp_options opt;
 	struct rp_budget_spec bspec;
 	double started;		/* rp_now() once the graph was read */
-	int made_dir;		/* the sweep's plan directory was made here */
 };
 
-/* The plan directory of a sweep: made when missing. Returns -1 when it
- * may be written, else the exit status after a message. */
+/* The plan directory of a sweep: made when missing (and then removed at
+ * exit, or when a signal ends the run, where no plan went into it:
+ * rp_files_made_dir). Returns -1 when it may be written, else the exit
+ * status after a message. */
 static int
-plan_dir_check(const char *dir, int *made)
+plan_dir_check(const char *dir)
 {
 	struct stat st;
 
@@ -514,24 +515,13 @@ plan_dir_check(const char *dir, int *made)
 		    dir, strerror(errno));
 		return EXIT_INTERNAL;
 	} else
-		*made = 1;
+		rp_files_made_dir(dir);
 	if (access(dir, W_OK | X_OK) != 0) {
 		fprintf(stderr, "%s: cannot write into '%s': %s\n", progname, dir,
 		    strerror(errno));
 		return EXIT_INTERNAL;
 	}
 	return -1;
-}
-
-/* Removes the sweep's plan directory where this run made it and wrote
- * nothing into it (rmdir leaves a directory that is not empty): at each
- * return from main, whether parse_args made it or not (a signal or
- * running out of memory leaves it). */
-static void
-drop_plan_dir(const struct cli *c)
-{
-	if (c->made_dir)
-		(void)rmdir(c->output);
 }
 
 /* Whether the picture of a sweep would be written over the plan of one of
@@ -828,7 +818,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		const char *outs[4];
 		int k;
 		if (c->sweep != NULL && c->output != NULL &&
-		    (rc = plan_dir_check(c->output, &c->made_dir)) >= 0)
+		    (rc = plan_dir_check(c->output)) >= 0)
 			return rc;
 		outs[0] = c->output != NULL && strcmp(c->output, "-") != 0 &&
 		    c->sweep == NULL ? c->output : NULL;
@@ -1202,7 +1192,6 @@ main(int argc, char **argv)
 	rp_xml_setup();
 	if ((rc = parse_args(argc, argv, &c)) >= 0) {
 		budget_list_free(&c.points);
-		drop_plan_dir(&c);
 		/* --help and --version: their text must reach stdout too */
 		if (rc == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
 			fprintf(stderr, "%s: cannot write to standard output: "
@@ -1213,7 +1202,6 @@ main(int argc, char **argv)
 	}
 	if ((nstrat = select_strategies(c.strategies, &strats)) < 0) {
 		budget_list_free(&c.points);
-		drop_plan_dir(&c);
 		return EXIT_USAGE;
 	}
 	if (c.opt.verbose >= 2)
@@ -1224,7 +1212,6 @@ main(int argc, char **argv)
 		free(cause);
 		free(strats);
 		budget_list_free(&c.points);
-		drop_plan_dir(&c);
 		return EXIT_BADINPUT;
 	}
 	c.started = rp_now();
@@ -1272,6 +1259,5 @@ main(int argc, char **argv)
 	free(strats);
 	budget_list_free(&c.points);
 	rp_graph_free(g);
-	drop_plan_dir(&c);	/* where no plan went into it */
 	return rc;
 }

@@ -94,4 +94,31 @@ for sig in TERM INT HUP; do
 	rm -rf "$TMP/out"
 done
 
+# The same during a sweep into a plan directory that the run makes: the
+# directory goes too, as nothing was written into it.
+if [ -n "$dflt" ]; then
+	REMAT_PLAN_TEST_WRITE_PAUSE=10 $dflt "$RP" --graph "$L" \
+	    --budgets 60%,80% -o "$TMP/sweep" >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && ! ls "$TMP/sweep" 2>/dev/null | grep -q tmp; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if ! ls "$TMP/sweep" 2>/dev/null | grep -q tmp; then
+		fail "SIGINT in a sweep: the temporary file never appeared"
+	else
+		kill -INT "$pid"
+		wait "$pid" 2>/dev/null
+		if [ ! -e "$TMP/sweep" ]; then
+			pass "SIGINT while a sweep writes its first plan: the directory it made is gone"
+		else
+			fail "SIGINT while a sweep writes its first plan: left $TMP/sweep ($(ls "$TMP/sweep"))"
+		fi
+	fi
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -rf "$TMP/sweep"
+fi
+
 finish
