@@ -516,3 +516,13 @@ rp_graph_reorder(const struct rp_graph *g, const int *order)
 	h->doc_order = 0;
 	return h;
 }
+
+void
+rp_order_map_plan(struct rp_plan *p, const int *order)
+{
+	int k;
+
+	for (k = 0; k < p->len; k++)
+		if (p->s[k].op == RP_COMPUTE)
+			p->s[k].node = order[p->s[k].node];
+}

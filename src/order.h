@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "graph.h"
+#include "plan.h"
 
 /* A topological order of g chosen greedily for a low checkpoint-all peak:
  * of the nodes whose inputs are computed, the one that adds the least
@@ -39,6 +40,10 @@ int rp_order_memory_many(const struct rp_graph *g, double deadline,
 /* A copy of g with node i of the copy being node order[i] of g; order
  * must be topological. Free with rp_graph_free. */
 struct rp_graph *rp_graph_reorder(const struct rp_graph *g, const int *order);
+
+/* Maps plan p, made over rp_graph_reorder(g, order), back to g: each
+ * compute of node i becomes one of node order[i]. */
+void rp_order_map_plan(struct rp_plan *p, const int *order);
 
 /* Into dst: the order src of n nodes with the node at position from moved
  * to position to (the nodes between shift by one). */

@@ -35,16 +35,6 @@ static const char *const rule_names[] = {
 	"the least memory added, randomized"
 };
 
-/* Maps the nodes of a plan over the reordered graph back to the graph's. */
-static void
-map_back(struct rp_plan *p, const int *order)
-{
-	int k;
-	for (k = 0; k < p->len; k++)
-		if (p->s[k].op == RP_COMPUTE)
-			p->s[k].node = order[p->s[k].node];
-}
-
 /* One order and what plans over it. */
 struct ordered {
 	int *order;		/* node i of h is node order[i] of the graph */
@@ -81,7 +71,7 @@ plan_over(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		rp_plan_destroy(&pl);
 		return 0;
 	}
-	map_back(&pl, o->order);
+	rp_order_map_plan(&pl, o->order);
 	if (rp_best_offer(best, pb, &pl, rp_xasprintf("%s, then %s: %s",
 	    o->what, s->name, n2 != NULL ? n2 : "-"), cause) != 0) {
 		free(n2);
@@ -225,7 +215,7 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	if (pl->len == 0)
 		return 0;
-	map_back(pl, order);
+	rp_order_map_plan(pl, order);
 	if (rp_simulate(pb->g, pl, sim) != 0) {
 		*cause = rp_xasprintf("generated plan is invalid: %s", sim->error);
 		rp_sim_destroy(sim);
@@ -406,7 +396,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		rp_log(ctx, 1, "reorder: %s", o->what);
 		rp_plan_init(&pl);
 		rp_plan_checkpoint_all(o->h, &pl);
-		map_back(&pl, o->order);
+		rp_order_map_plan(&pl, o->order);
 		if (rp_best_offer(&best, pb, &pl, rp_xasprintf("%s, no "
 		    "recomputation", o->what), cause) != 0)
 			goto out;
