@@ -66,6 +66,16 @@ for sig in TERM INT HUP KILL; do
 	wait "$pid" 2>/dev/null
 done
 
+# temp_in DIR: a temporary file appears in DIR within 10 s.
+temp_in() {
+	i=0
+	while [ $i -lt 100 ] && ! ls "$1" 2>/dev/null | grep -q tmp; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ls "$1" 2>/dev/null | grep -q tmp
+}
+
 # A signal while the plan is written: the temporary file goes too.
 for sig in TERM INT HUP; do
 	[ "$sig" = INT ] && [ -z "$dflt" ] && continue
@@ -73,12 +83,7 @@ for sig in TERM INT HUP; do
 	REMAT_PLAN_TEST_WRITE_PAUSE=10 $dflt "$RP" --graph "$L" --budget 60% \
 	    -o "$TMP/out/plan.xml" >/dev/null 2>&1 &
 	pid=$!
-	i=0
-	while [ $i -lt 100 ] && ! ls "$TMP/out" | grep -q tmp; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if ! ls "$TMP/out" | grep -q tmp; then
+	if ! temp_in "$TMP/out"; then
 		fail "SIG$sig while writing: the temporary file never appeared"
 	else
 		kill -"$sig" "$pid"
@@ -100,12 +105,7 @@ if [ -n "$dflt" ]; then
 	REMAT_PLAN_TEST_WRITE_PAUSE=10 $dflt "$RP" --graph "$L" \
 	    --budgets 60%,80% -o "$TMP/sweep" >/dev/null 2>&1 &
 	pid=$!
-	i=0
-	while [ $i -lt 100 ] && ! ls "$TMP/sweep" 2>/dev/null | grep -q tmp; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if ! ls "$TMP/sweep" 2>/dev/null | grep -q tmp; then
+	if ! temp_in "$TMP/sweep"; then
 		fail "SIGINT in a sweep: the temporary file never appeared"
 	else
 		kill -INT "$pid"
