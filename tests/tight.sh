@@ -39,7 +39,7 @@ done
 
 # pebble's search again over the order of least peak, where A* does not
 # end and time is left: on a 70-node DAG at 65%, 1.182x in its own order,
-# 1.051x in that one (1.063x and 1.129x at 62%). A second.
+# 1.051x in that one (at 62%: 1.129x and 1.063x). A second.
 "$GEN" layered 70 1 >"$TMP/l70.xml"
 fits "layered-70-1 at 65%, pebble over the order of least peak" 1.06 \
     "$TMP/l70.xml" 65% -s pebble
