@@ -812,7 +812,7 @@ parse_args(int argc, char **argv, struct cli *c)
 	/* Outputs that would be refused are refused before any work: the
 	 * input graph or solution file (usage errors), a directory or a
 	 * read-only file. A sweep's plan directory is made first when
-	 * missing (main removes it again where nothing goes into it), so
+	 * missing (removed again at exit where nothing goes into it), so
 	 * that the picture cannot be that directory. */
 	{
 		const char *outs[4];
