@@ -28,6 +28,8 @@ struct rp_worker {
 	double t0;
 };
 
+static int in_process;	/* rp_worker_in_process */
+
 enum { MSG_BOUND = 'B', MSG_SOL = 'I', MSG_END = 'E', MSG_VALS = 'V' };
 
 struct hdr {
@@ -175,6 +177,12 @@ parse(struct rp_worker_out *out, double t0, char *buf, size_t len)
 }
 
 void
+rp_worker_in_process(int on)
+{
+	in_process = on;
+}
+
+void
 rp_worker_run(rp_worker_fn *fn, void *arg, double deadline,
     struct rp_worker_out *out)
 {
@@ -192,7 +200,7 @@ rp_worker_run(rp_worker_fn *fn, void *arg, double deadline,
 	fflush(NULL);	/* else the child may write our buffers out again */
 	parent = getpid();
 	pid = -1;
-	if (pipe(fds) == 0 && (pid = fork()) < 0) {
+	if (!in_process && pipe(fds) == 0 && (pid = fork()) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 	}

@@ -38,6 +38,13 @@ typedef void rp_worker_fn(struct rp_worker *w, void *arg);
 void rp_worker_run(rp_worker_fn *fn, void *arg, double deadline,
     struct rp_worker_out *out);
 
+/* With on != 0, rp_worker_run runs fn in this process from then on, as
+ * where no child can be started (no hard deadline; leaks fn leaves are
+ * this process's). For tests that solve thousands of small models, where
+ * a fork and exit cost more than the solve (tens of milliseconds each in
+ * a sanitized build), and for debuggers. */
+void rp_worker_in_process(int on);
+
 /* Child side: report a proven bound, an incumbent (objective and an int
  * payload such as the indices of the variables at 1) and the outcome. */
 void rp_worker_bound(struct rp_worker *w, double bound);
