@@ -787,22 +787,28 @@ dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			}
 	}
 	if (d.failed) {
+		/* The node that failed may be a recomputation deep inside the
+		 * one the program was at: name that one too. */
+		char *in = d.stage < g->n && d.stage != d.fail_node ?
+		    rp_xasprintf(" (recomputed for '%s')", g->id[d.stage]) :
+		    rp_xasprintf("%s", "");
 		if (d.failed == 1)
 			*note = rp_xasprintf("%s: out of memory: '%s' with its "
-			    "locked inputs does not fit", rp_dtr_heuristic_name(d.h),
-			    g->id[d.fail_node]);
+			    "locked inputs does not fit%s", rp_dtr_heuristic_name(d.h),
+			    g->id[d.fail_node], in);
 		else if (d.failed == 4)
 			*note = rp_xasprintf("%s: thrashing: more than %ld "
-			    "computations at '%s'", rp_dtr_heuristic_name(d.h),
-			    d.compute_limit, g->id[d.fail_node]);
+			    "computations at '%s'%s", rp_dtr_heuristic_name(d.h),
+			    d.compute_limit, g->id[d.fail_node], in);
 		else if (d.failed == 3)
 			*note = rp_xasprintf("%s: stopped at the time limit "
-			    "(--time-limit) at '%s', before the plan was complete",
-			    rp_dtr_heuristic_name(d.h), g->id[d.fail_node]);
+			    "(--time-limit) at '%s'%s, before the plan was complete",
+			    rp_dtr_heuristic_name(d.h), g->id[d.fail_node], in);
 		else
 			*note = rp_xasprintf("%s: thrashing: cost passed %.3gx the "
-			    "baseline at '%s'", rp_dtr_heuristic_name(d.h),
-			    o->dtr_thrash, g->id[d.fail_node]);
+			    "baseline at '%s'%s", rp_dtr_heuristic_name(d.h),
+			    o->dtr_thrash, g->id[d.fail_node], in);
+		free(in);
 		rp_plan_destroy(plan);
 		rp_plan_init(plan);
 	} else {
