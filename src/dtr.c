@@ -791,7 +791,7 @@ dtr_sim(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		 * one the program was at: name that one too. */
 		char *in = d.stage < g->n && d.stage != d.fail_node ?
 		    rp_xasprintf(" (recomputed for '%s')", g->id[d.stage]) :
-		    rp_xasprintf("%s", "");
+		    rp_xstrdup("");
 		if (d.failed == 1)
 			*note = rp_xasprintf("%s: out of memory: '%s' with its "
 			    "locked inputs does not fit%s", rp_dtr_heuristic_name(d.h),
