@@ -1181,7 +1181,10 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 		t = rp_xasprintf("%s; the best of %d descents", *note, r + ncov);
 		free(*note);
 		*note = t;
-	}
+	} else if (rc == 0 && *note == NULL)
+		/* the deadline had passed before any descent ran */
+		*note = rp_xstrdup("stopped at the time limit (--time-limit) "
+		    "before the first descent");
 	rp_best_destroy(&best);
 	return rc;
 }

@@ -106,6 +106,24 @@ for s in $(strategies); do
 	fi
 done
 
+# A time limit that has passed before a strategy starts still leaves a
+# reason on every row without a plan (peak-split's row had none).
+for g in unet-3 resnet-4 linear-16; do
+	what="every strategy on $g at 70% with --time-limit 1e-9"
+	"$RP" --graph "$SRC/graphs/$g.xml" --budget 70% -t 1e-9 -f json \
+	    >"$TMP/r.json" 2>"$TMP/err"
+	rc=$?
+	bare=$(grep -o '"strategy":"[^"]*","status":"no plan","time_s":[^,]*,"note":null' \
+	    "$TMP/r.json")
+	if [ "$rc" -gt 1 ] || ! grep -q '"status":"no plan"' "$TMP/r.json"; then
+		fail "$what: exit status $rc, no row without a plan: $(cat "$TMP/err")"
+	elif [ -n "$bare" ]; then
+		fail "$what: no reason given: $bare"
+	else
+		pass "$what: every row without a plan says why"
+	fi
+done
+
 # A model whose LP relaxation would take far longer than the time given is
 # not built, and the note says so (ResNet-50's operator graph: 2.6M
 # nonzeros).
