@@ -1109,6 +1109,7 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 	struct rp_best best;
 	int r, rc = 0, last = 0, ncov = 0;
 	long work = 0, first = 0, careful_work = 0;
+	char *cover_note = NULL;	/* why the covering cuts found none */
 
 	rp_best_init(&best);
 	if (deadline <= 0 || rp_now() < deadline) {
@@ -1128,7 +1129,7 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 			ncov = 1;
 		} else {
 			rp_plan_destroy(&p);
-			free(n);
+			cover_note = n;
 		}
 	}
 	for (r = 0; rc == 0; r++) {
@@ -1181,10 +1182,15 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 		t = rp_xasprintf("%s; the best of %d descents", *note, r + ncov);
 		free(*note);
 		*note = t;
-	} else if (rc == 0 && *note == NULL)
-		/* the deadline had passed before any descent ran */
-		*note = rp_xstrdup("stopped at the time limit (--time-limit) "
-		    "before the first descent");
+	} else if (rc == 0 && *note == NULL) {
+		/* no greedy descent ran: the covering one's reason, or none
+		 * ran at all */
+		*note = cover_note != NULL ? cover_note : rp_xstrdup("stopped "
+		    "at the time limit (--time-limit) before the first "
+		    "descent");
+		cover_note = NULL;
+	}
+	free(cover_note);
 	rp_best_destroy(&best);
 	return rc;
 }
