@@ -15,8 +15,9 @@
 #include "strategy.h"
 #include "util.h"
 
-/* Where the kept plan came from (rp_best.tag). */
-enum source { FROM_OTHER, FROM_MILP };
+/* Where the kept plan came from (rp_best.tag): FROM_SEED + k is the plan
+ * of seeds[k]. */
+enum source { FROM_OTHER, FROM_MILP, FROM_SEED };
 
 /* The strategies whose plans start the search, quick ones first: peak-split
  * restarts its descents until the deadline, so a seed run after it would
@@ -99,8 +100,8 @@ offer_seeds(const struct rp_problem *pb, const struct seed_results *sr,
 			offered++;
 		rp_plan_init(&p);
 		rp_plan_copy(&p, &r->plan);
-		if (rp_best_offer(best, pb, &p, rp_xasprintf("plan of %s",
-		    seeds[k]->name), cause) != 0)
+		if (rp_best_offer_tagged(best, pb, &p, rp_xasprintf("plan of "
+		    "%s", seeds[k]->name), FROM_SEED + (int)k, cause) != 0)
 			return -1;
 	}
 	return offered;
@@ -216,15 +217,14 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		if (best.have) {
 			const char *reached = lpb <= pb->baseline ?
 			    "the baseline" : "the stage memory bound";
-			char *own = rp_xasprintf("plan of %s", from->name);
-			char *n = strcmp(best.note, own) == 0 ?
+			char *n = best.tag >= FROM_SEED &&
+			    seeds[best.tag - FROM_SEED] == from ?
 			    rp_xasprintf("the plan is the %s, which costs %s, so "
 			    "the MILP cannot do better and was not built",
 			    best.note, reached) :
 			    rp_xasprintf("the plan is the %s; the plan of %s "
 			    "costs %s, so the MILP cannot do better and was not "
 			    "built", best.note, from->name, reached);
-			free(own);
 			free(best.note);
 			best.note = n;
 			rp_best_take(&best, plan, note);
