@@ -39,15 +39,18 @@
 
 /* The bound for pb's graph at pb's budget, for every plan: at least the
  * baseline, INFINITY where it proves that no plan fits. *node is the node
- * whose first computation gives it (-1: the baseline). It is tried at up
- * to 16 nodes, those whose stage in checkpoint-all holds the most bytes,
- * 8 spread apart first (every node on small graphs), each with a fixed
- * number of cuts, and
+ * whose first computation gives it (-1: the baseline). It is tried at 24
+ * nodes, those whose stage in checkpoint-all holds the most bytes (8
+ * spread apart first) and those that need the most beside them, each with
+ * a fixed number of cuts, then at the rest while the maximum flows' work
+ * (a count) stays within a small multiple of theirs and a fixed cap
+ * (every node on small graphs), and
  * stops early by deadline (rp_now() time; <= 0: none); *stopped is then
  * 1 (the bound is valid, but its search was not finished). Where every cost
  * is an integer, the bound is rounded up. Time: O(n + m) to build each
- * cut, and the maximum flows (Dinic's) of at most 16 x 42 cuts; memory:
- * one network of 3 n vertices and about 6 n + 2 m edges. */
+ * cut, and the maximum flows (Dinic's) of at most 24 x 42 cuts and then
+ * that work; memory: one network of 3 n vertices and about 6 n + 2 m
+ * edges. */
 double rp_cut_bound(const struct rp_problem *pb, double deadline, int *node,
     int *stopped);
 
