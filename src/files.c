@@ -327,6 +327,18 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 	return 0;
 }
 
+/* A device or a pipe, written as it is: renaming over it would replace
+ * it. It is opened once, by write: a FIFO opened and closed before would
+ * give its reader the end of the file. */
+static int
+write_direct(const char *path, int (*write)(const char *tmp, void *ctx),
+    void *ctx, char **cause)
+{
+	int rc = write(path, ctx);
+
+	return rc != 0 ? fail(cause, path, strerror(rc)) : 0;
+}
+
 int
 rp_write_output(const char *path, const char *refuse,
     int (*write)(const char *tmp, void *ctx), void *ctx, char **cause)
@@ -337,7 +349,14 @@ rp_write_output(const char *path, const char *refuse,
 	mode_t mode;
 
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		char *real = resolve(path);
+		char *real;
+		/* A link to a pipe or a device (/dev/stdout, /proc/self/fd/N,
+		 * bash's >(...)) has no name to resolve to: written through
+		 * the link. */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+		    !S_ISDIR(st.st_mode))
+			return write_direct(path, write, ctx, cause);
+		real = resolve(path);
 		if (real == NULL || (lstat(real, &st) == 0 &&
 		    S_ISLNK(st.st_mode))) {
 			free(real);
@@ -351,16 +370,8 @@ rp_write_output(const char *path, const char *refuse,
 	if ((rc = rp_output_check(path, refuse, cause)) != 0)
 		return -1;
 	exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode)) {
-		/* A device or a pipe: renaming over it would replace it. */
-		fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0)
-			return fail(cause, path, strerror(errno));
-		close(fd);
-		if ((rc = write(path, ctx)) != 0)
-			return fail(cause, path, strerror(rc));
-		return 0;
-	}
+	if (exists && !S_ISREG(st.st_mode))
+		return write_direct(path, write, ctx, cause);
 	if ((tmp = make_temp(path)) == NULL)
 		return fail(cause, path, strerror(errno));
 	/* For tests/signals.sh: a pause with the temporary file in place,
