@@ -10,12 +10,19 @@ prints each one's outcome ("cost peak" or the reason) on a line of its own,
 in order, reading each graph once; exits 0."""
 import sys
 import xml.etree.ElementTree as ET
+from decimal import Decimal
 
 NS = '{http://graphml.graphdrawing.org/xmlns}'
 
 
 def local(tag):
     return tag.rsplit('}', 1)[-1]
+
+
+def nbytes(text):
+    """A byte count, exactly: an integer, or an integral number written
+    as a double ("1048576.0", "1e3"), without rounding through a float."""
+    return int(Decimal(text))
 
 
 def load_graph(path):
@@ -37,7 +44,7 @@ def load_graph(path):
         if tag == 'data':
             f, name, _ = keys[el.get('key')]
             if f in ('graph', 'all') and name == 'fixed_mem':
-                fixed = int(float(el.text.strip()))
+                fixed = nbytes(el.text.strip())
         elif tag == 'node':
             attrs = {}
             for kid, (f, name, default) in keys.items():
@@ -50,8 +57,8 @@ def load_graph(path):
                         attrs[name] = (d.text or '').strip()
             nodes[el.get('id')] = {
                 'cost': float(attrs['cost']),
-                'mem': int(float(attrs['mem'])),
-                'ws': int(float(attrs.get('workspace', '0'))),
+                'mem': nbytes(attrs['mem']),
+                'ws': nbytes(attrs.get('workspace', '0')),
                 'recompute': attrs.get('recompute', 'true').lower() not in ('false', '0'),
                 'output': attrs.get('output', 'false').lower() in ('true', '1'),
             }
