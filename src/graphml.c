@@ -337,18 +337,27 @@ set_node_field(struct loader *l, struct rp_graph *g, int v, enum field f,
 	return 0;
 }
 
-/* The base name of path without directories and a .xml/.graphml suffix. */
+/* The base name of path without directories and a .xml/.graphml suffix,
+ * as a name that XML and JSON can carry: a byte that is not part of a
+ * UTF-8 character, or a control character, becomes '?'. */
 static char *
 base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
-	char *r = rp_xstrdup(s != NULL ? s + 1 : path);
+	char *r = rp_xstrdup(s != NULL ? s + 1 : path), *p;
 	size_t n = strlen(r);
+	int k;
 
 	if (n > 8 && strcmp(r + n - 8, ".graphml") == 0)
 		r[n - 8] = '\0';
 	else if (n > 4 && strcmp(r + n - 4, ".xml") == 0)
 		r[n - 4] = '\0';
+	for (p = r; *p != '\0'; p += k)
+		if ((k = rp_utf8_len(p)) == 0 || (unsigned char)*p < 0x20 ||
+		    *p == 0x7f) {
+			*p = '?';
+			k = 1;
+		}
 	return r;
 }
 

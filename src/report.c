@@ -18,12 +18,17 @@ json_str(FILE *f, const char *s)
 	fputc('"', f);
 	for (; s != NULL && *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		int k = rp_utf8_len(s);
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+		else if (k == 0)	/* not UTF-8 (a file's name): U+FFFD */
+			fputs("\\ufffd", f);
+		else {
+			fwrite(s, 1, (size_t)k, f);
+			s += k - 1;
+		}
 	}
 	fputc('"', f);
 }

@@ -89,6 +89,36 @@ rp_xasprintf(const char *fmt, ...)
 	return p;
 }
 
+int
+rp_utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int n, k;
+	uint32_t cp;
+
+	if (u[0] == 0)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		n = 2, cp = u[0] & 0x1f;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
+		n = 3, cp = u[0] & 0x0f;
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+		n = 4, cp = u[0] & 0x07;
+	else
+		return 0;
+	for (k = 1; k < n; k++) {
+		if ((u[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[k] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
 char *
 rp_dir_of(const char *path)
 {

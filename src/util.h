@@ -21,6 +21,11 @@ char *rp_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1
  * Frees s and returns the new string. */
 char *rp_oneline(char *s);
 
+/* The length of the well-formed UTF-8 character at s (1 to 4 bytes, no
+ * overlong forms, surrogates or code points above U+10FFFF), or 0 where
+ * s does not start one (a NUL included). */
+int rp_utf8_len(const char *s);
+
 /* The directory part of path, as the file's directory for stat(): "." for
  * a bare name, "/" for a file in the root (caller frees). */
 char *rp_dir_of(const char *path);
