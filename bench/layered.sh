@@ -33,7 +33,8 @@ for n in $sizes; do
 		    >"$tmp/r.csv" 2>/dev/null || true
 		wall=$(($(date +%s) - start))
 		printf '| %s | %s | %s%% |' "$n" "$edges" "$b"
-		if [ ! -s "$tmp/r.csv" ]; then
+		if grep -q ',"not run: the budget is below the smallest' \
+		    "$tmp/r.csv"; then
 			# refused before planning: below the smallest budget
 			# any plan could need, which is proved
 			for s in $strats; do printf ' - |'; done

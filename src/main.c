@@ -547,6 +547,32 @@ plot_is_a_plan(const struct cli *c, const int64_t *b, int nb)
 	return 0;
 }
 
+/* Whether paths a and b name the same file, there or still to be made:
+ * the same file, or the same name in the same directory. */
+static int
+same_target(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	char *da, *db, *ra, *rb;
+	int same;
+
+	if (rp_same_file(a, b))
+		return 1;
+	if (strcmp(sa != NULL ? sa + 1 : a, sb != NULL ? sb + 1 : b) != 0)
+		return 0;
+	da = rp_dir_of(a);
+	db = rp_dir_of(b);
+	ra = realpath(da, NULL);
+	rb = realpath(db, NULL);
+	same = ra != NULL && rb != NULL ? strcmp(ra, rb) == 0 :
+	    strcmp(da, db) == 0;
+	free(da);
+	free(db);
+	free(ra);
+	free(rb);
+	return same;
+}
+
 /* Parses the options into c. Returns -1 when they are all right, else the
  * exit status (after the usage message, or --help or --version). */
 static int
@@ -777,6 +803,32 @@ parse_args(int argc, char **argv, struct cli *c)
 	if ((c->write_mps != NULL || c->write_lp != NULL) && c->output != NULL)
 		return usage_error("%s", "--write-mps and --write-lp write the model, "
 		    "not a plan: drop --output");
+	{
+		/* Files named: none empty, '-' for the plan alone (the
+		 * others' summary or report is on standard output), and the
+		 * model's two files apart. */
+		const char *names[] = { "--output", "--write-mps",
+		    "--write-lp", "--plot" };
+		const char *files[4];
+		int k;
+		files[0] = c->output;
+		files[1] = c->write_mps;
+		files[2] = c->write_lp;
+		files[3] = c->plot;
+		for (k = 0; k < 4; k++) {
+			if (files[k] != NULL && files[k][0] == '\0')
+				return usage_error("%s needs a file name, not an "
+				    "empty one", names[k]);
+			if (k > 0 && files[k] != NULL &&
+			    strcmp(files[k], "-") == 0)
+				return usage_error("%s writes a file: '-' "
+				    "(standard output) is for --output", names[k]);
+		}
+		if (c->write_mps != NULL && c->write_lp != NULL &&
+		    same_target(c->write_mps, c->write_lp))
+			return usage_error("cannot write '%s': --write-mps and "
+			    "--write-lp name the same file", c->write_lp);
+	}
 	if (c->budget != NULL && strcmp(c->budget, "min") == 0) {
 		c->min = 1;
 		if (c->sweep != NULL)
@@ -951,6 +1003,45 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	return rc;
 }
 
+/* A budget below the smallest any plan can need: said on standard error;
+ * as CSV or JSON the report too, every strategy not run and no plan
+ * fitting, so that a program reading it gets one. Returns the exit
+ * status. */
+static int
+below_min(const struct cli *c, const struct rp_problem *pb,
+    const struct rp_strategy **strats, int n)
+{
+	char b[32], *mt = min_budget_text(pb);
+	struct rp_result *res;
+	struct rp_bound lb;
+	int i;
+
+	rp_format_bytes(pb->budget, b, sizeof b);
+	if (c->fmt != RP_FMT_TABLE) {
+		res = rp_xcalloc((size_t)n, sizeof *res);
+		for (i = 0; i < n; i++) {
+			res[i].strategy = strats[i];
+			res[i].status = RP_NO_PLAN;
+			res[i].bound = NAN;
+			res[i].note = rp_xasprintf("not run: the budget is below "
+			    "the smallest budget any plan can need, %s", mt);
+		}
+		memset(&lb, 0, sizeof lb);
+		lb.value = lb.any = INFINITY;
+		lb.stage = lb.any_node = -1;
+		rp_report(c->output != NULL && strcmp(c->output, "-") == 0 ?
+		    stderr : stdout, c->fmt, pb, res, n, -1, &lb);
+		for (i = 0; i < n; i++)
+			rp_result_destroy(&res[i]);
+		free(res);
+	}
+	fprintf(stderr, "%s: budget %s (%lld bytes) is below the smallest "
+	    "budget any plan can need: %s\n", progname, b,
+	    (long long)pb->budget, mt);
+	free(mt);
+	return EXIT_NOFIT;
+}
+
 /* What a sweep's hooks need. */
 struct sweep_state {
 	const struct cli *c;
@@ -1120,6 +1211,11 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 	int i, lowest = -1, rc = EXIT_OK;
 	FILE *rep;
 
+	if (pb->ckpt_all_peak < 1) {
+		free(m);
+		return usage_error("%s", "--budget min: the checkpoint-all peak "
+		    "is 0 bytes, so there is no budget to search");
+	}
 	/* no strategy need be tried below what every plan needs */
 	rp_problem_deepen(&deep);
 	pb = &deep;
@@ -1239,15 +1335,9 @@ main(int argc, char **argv)
 		rc = sweep(&c, &pb, strats, nstrat);
 	else if (c.min)
 		rc = budget_min(&c, &pb, strats, nstrat);
-	else if (pb.budget < pb.min_budget) {
-		char b[32], *mt = min_budget_text(&pb);
-		rp_format_bytes(pb.budget, b, sizeof b);
-		fprintf(stderr, "%s: budget %s (%lld bytes) is below the smallest "
-		    "budget any plan can need: %s\n", progname, b,
-		    (long long)pb.budget, mt);
-		free(mt);
-		rc = EXIT_NOFIT;
-	} else
+	else if (pb.budget < pb.min_budget)
+		rc = below_min(&c, &pb, strats, nstrat);
+	else
 		rc = plan(&c, &pb, strats, nstrat);
 	/* A report that could not be written is a failure too. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {

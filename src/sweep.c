@@ -220,7 +220,7 @@ rp_budget_min_find(const struct rp_problem *pb,
 		 * must be found before the search ends. */
 		int64_t target = hi - (hi + 99) / 100, mid;
 
-		if (target <= pb->min_budget - 1) {
+		if (target <= pb->min_budget - 1 || target >= hi) {
 			out->budget = hi;
 			out->no_plan_at = target;
 			break;

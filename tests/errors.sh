@@ -252,6 +252,53 @@ if [ -w /dev/full ]; then
 		    fail "$opt onto a full device: status $rc, $(cat "$TMP/stderr")"
 	done
 fi
+# A pipe is written once, as it is: a FIFO (opened once, so that its
+# reader does not see the end of the file before the plan), and a link
+# to a pipe with no name to resolve (/dev/stdout, /proc/self/fd/N).
+if mkfifo "$TMP/fifo"; then
+	cat "$TMP/fifo" >"$TMP/fromfifo" &
+	reader=$!
+	timeout 30 "$RP" --graph $L --budget 60% -s dtr -o "$TMP/fifo" >/dev/null \
+	    2>"$TMP/stderr"
+	rc=$?
+	wait $reader
+	if [ $rc = 0 ] && grep -q '^<plan ' "$TMP/fromfifo" &&
+	    grep -q '^</plan>' "$TMP/fromfifo"; then
+		pass "a plan written to a FIFO reaches its reader whole"
+	else
+		fail "a plan written to a FIFO: status $rc, $(cat "$TMP/stderr"), $(wc -c <"$TMP/fromfifo") bytes read"
+	fi
+	rm -f "$TMP/fifo" "$TMP/fromfifo"
+fi
+if [ -e /proc/self/fd/1 ]; then
+	"$RP" --graph $L --budget 60% -s dtr -o /proc/self/fd/1 2>"$TMP/stderr" |
+	    cat >"$TMP/piped"
+	if grep -q '^</plan>' "$TMP/piped" && [ ! -s "$TMP/stderr" ]; then
+		pass "a plan written through a link to a pipe (/proc/self/fd/1)"
+	else
+		fail "a plan written through a link to a pipe: $(cat "$TMP/stderr")"
+	fi
+	rm -f "$TMP/piped"
+fi
+
+# A graph without a name takes its file's, made fit for XML and JSON: a
+# byte that is not UTF-8 becomes '?' (it made a plan that remat-plan
+# could not read back, and JSON that was not JSON).
+bad=$(printf '%s/bad\377.xml' "$TMP")
+grep -v 'key="name">' ../../graphs/linear-8.xml >"$bad"
+if "$RP" --graph "$bad" --budget 60% -s dtr -o "$TMP/bad-plan.xml" \
+    >/dev/null 2>&1 &&
+    "$RP" --graph "$bad" --check "$TMP/bad-plan.xml" >/dev/null 2>&1 &&
+    grep -q 'graph="bad?"' "$TMP/bad-plan.xml" &&
+    "$RP" --graph "$bad" --check "$TMP/bad-plan.xml" -f json |
+    "$PY3" -c 'import json, sys; json.load(sys.stdin)'; then
+	pass "a graph named after a file name that is not UTF-8: its plan" \
+	    "reads back, its JSON is JSON"
+else
+	fail "a graph named after a file name that is not UTF-8"
+fi
+rm -f "$bad" "$TMP/bad-plan.xml"
+
 # Out of memory is said to be that: status 4, never a complaint about the
 # file. (Skipped where the binary cannot start under the limit, as with
 # AddressSanitizer.)
@@ -294,6 +341,38 @@ fi
 # Usage errors: status 2.
 expect 2 "remat-plan: --graph FILE is required
 $TRY"
+# Output files: named, '-' for the plan alone, the model's two apart;
+# refused before any planning.
+expect 2 "remat-plan: --output needs a file name, not an empty one
+$TRY" --graph $L --budget 60% -o ''
+expect 2 "remat-plan: --write-lp needs a file name, not an empty one
+$TRY" --graph $L --budget 60% --write-lp ''
+expect 2 "remat-plan: --plot needs a file name, not an empty one
+$TRY" --graph $L --sweep 50%:60%:10% --plot ''
+expect 2 "remat-plan: --write-mps writes a file: '-' (standard output) is for --output
+$TRY" --graph $L --budget 60% --write-mps -
+expect 2 "remat-plan: --plot writes a file: '-' (standard output) is for --output
+$TRY" --graph $L --sweep 50%:60%:10% --plot -
+expect 2 "remat-plan: cannot write '$TMP/../$(basename "$TMP")/m': --write-mps and --write-lp name the same file
+$TRY" --graph $L --budget 60% --write-mps "$TMP/m" --write-lp "$TMP/../$(basename "$TMP")/m"
+# --budget min where the checkpoint-all peak is 0 bytes: nothing to search
+# (it searched budget 0 without end).
+printf '%s\n' '<?xml version="1.0"?>' \
+    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">' \
+    '<key id="c" for="node" attr.name="cost" attr.type="double"/>' \
+    '<key id="m" for="node" attr.name="mem" attr.type="long"/>' \
+    '<graph edgedefault="directed"><node id="a"><data key="c">1</data>' \
+    '<data key="m">0</data></node></graph></graphml>' >"$TMP/zero.xml"
+timeout 60 "$RP" --graph "$TMP/zero.xml" --budget min -t 1 >"$TMP/stdout" \
+    2>"$TMP/stderr"
+rc=$?
+if [ $rc = 2 ] && [ ! -s "$TMP/stdout" ] && [ "$(cat "$TMP/stderr")" = "remat-plan: --budget min: the checkpoint-all peak is 0 bytes, so there is no budget to search
+$TRY" ]; then
+	pass "--budget min on a graph of 0 bytes: a usage error"
+else
+	fail "--budget min on a graph of 0 bytes: status $rc, $(cat "$TMP/stderr")"
+fi
+rm -f "$TMP/zero.xml"
 expect 2 "remat-plan: --budget is required (for example --budget 16G or --budget 60%)
 $TRY" --graph $L
 expect 2 "remat-plan: budget 'lots' is not a number of bytes or a percentage

@@ -44,10 +44,16 @@ same info-networkx.json "$TMP/i"
 # At 11 B no plan of the diamond fits: every one needs 12 B, as the search
 # over the order in which d's inputs are made proves (a's 10 bytes are
 # live while b or c is made, and the other is held). The budget is refused
-# before any strategy runs, with that reason, and no report is written.
+# before any strategy runs, with that reason; as JSON the report still
+# comes, every strategy not run and no plan fitting.
 "$RP" --graph tests/data/good/diamond.xml --budget 11 -f json >"$TMP/t" 2>"$TMP/e"
 rc=$?
-if [ "$rc" -eq 1 ] && [ ! -s "$TMP/t" ] && grep -q "^remat-plan: budget 11 B (11 bytes) is below the smallest budget any plan can need: 12 B (12 bytes: computing node 'd', whatever is kept or recomputed for it, as a search over the order of its ancestors proves)$" "$TMP/e"; then
+if [ "$rc" -eq 1 ] && grep -q '"picked":null}$' "$TMP/t" &&
+    grep -q '"any_plan_infeasible":true' "$TMP/t" &&
+    ! grep -q '"status":"fits"' "$TMP/t" &&
+    grep -q '"status":"no plan","time_s":0.000000,"note":"not run: the budget is below' "$TMP/t" &&
+    "$PY3" -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/t" &&
+    grep -q "^remat-plan: budget 11 B (11 bytes) is below the smallest budget any plan can need: 12 B (12 bytes: computing node 'd', whatever is kept or recomputed for it, as a search over the order of its ancestors proves)$" "$TMP/e"; then
 	pass "diamond.xml at 11 B: refused, with the node whose computation needs 12 B"
 else
 	fail "diamond.xml at 11 B: exit $rc, $(cat "$TMP/e")"

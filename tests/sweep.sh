@@ -82,7 +82,10 @@ tail -n +2 "$TMP/sweep.csv" | while IFS= read -r line; do
 		got=$(echo "$line" | cut -d, -f$((k + 2)))
 		own=$(awk -F, -v s="$s" '$1 == s { print ($2 == "fits" ? $4 : \
 		    ($2 == "over budget" ? "over budget" : "no plan")) }' "$TMP/one.csv")
-		[ -n "$own" ] || own="below minimum"
+		# below the smallest budget, the single run's rows say the
+		# strategies were not run
+		grep -q ',"not run: the budget is below the smallest' \
+		    "$TMP/one.csv" && own="below minimum"
 		from=$(echo "$line" | cut -d, -f13 | tr ';' '\n' |
 		    sed -n "s/^$s@//p")
 		if [ -z "$from" ]; then
