@@ -138,10 +138,19 @@ usage_error(const char *fmt, const char *arg)
 static int
 parse_strategies(const char *list, const struct rp_strategy ***out)
 {
-	char *copy = rp_xstrdup(list), *tok, *save = NULL;
+	char *copy, *tok, *save = NULL;
 	const struct rp_strategy **v = NULL;
 	int n = 0, cap = 0, i;
+	size_t len = strlen(list);
 
+	/* an empty item is a slip (as --budgets says), not a strategy */
+	if (len == 0 || list[0] == ',' || list[len - 1] == ',' ||
+	    strstr(list, ",,") != NULL) {
+		fprintf(stderr, "%s: --strategy '%s' has an empty item\n",
+		    progname, list);
+		return -1;
+	}
+	copy = rp_xstrdup(list);
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		const struct rp_strategy *s = rp_strategy_find(tok);
@@ -167,11 +176,6 @@ parse_strategies(const char *list, const struct rp_strategy ***out)
 		v[n++] = s;
 	}
 	free(copy);
-	if (n == 0) {
-		fprintf(stderr, "%s: --strategy names no strategy\n", progname);
-		free(v);
-		return -1;
-	}
 	*out = v;
 	return n;
 }

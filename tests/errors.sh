@@ -391,7 +391,8 @@ expect 2 "remat-plan: budget 1% of the checkpoint-all peak (10 bytes) is less th
 	--graph $L --budget 1%
 expect 2 "remat-plan: unknown strategy 'dtr9' (available: $(strategies | paste -sd, - | sed 's/,/, /g'))" \
 	--graph $L --budget 1G --strategy chen-sqrtn,dtr9
-expect 2 "remat-plan: --strategy names no strategy" --graph $L --budget 1G --strategy ,
+expect 2 "remat-plan: --strategy ',' has an empty item" --graph $L --budget 1G --strategy ,
+expect 2 "remat-plan: --strategy 'dtr,,lookahead' has an empty item" --graph $L --budget 1G --strategy dtr,,lookahead
 expect 2 "remat-plan: unknown format 'xml' (use table, csv or json)
 $TRY" --graph $L --budget 1G --format xml
 expect 2 "remat-plan: time limit 'soon' is not a positive number of seconds
