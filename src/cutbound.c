@@ -507,7 +507,7 @@ rp_cut_bound(const struct rp_problem *pb, double deadline, int *node,
 	const struct rp_graph *g = pb->g;
 	int n = g->n, k, nc, first, *cand;
 	double extra = 0;
-	uint64_t more = CUT_MORE_WORK;
+	uint64_t more = 0;	/* the work at which the rest stop */
 	struct cut c;
 
 	*node = -1;
