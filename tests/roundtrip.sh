@@ -334,6 +334,51 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	grep -q "graphs/unet-3.xml records no model: give --model NAME or --module PKG.MOD:CLASS" "$TMP/err" &&
 	    pass "a graph that records no model: the message names it" ||
 	    fail "a graph that records no model: $(tail -1 "$TMP/err")"
+	# A loss given where the graph was exported with the default one
+	# (remat-export records only what differs from the defaults): it
+	# checked another step than the graph's, and said OK.
+	printf 'import torch.nn.functional as F\ndef sumloss(o, y):\n    return F.cross_entropy(o, y, reduction="sum")\n' \
+	    >"$TMP/myloss.py"
+	cd "$TMP"
+	mistake "a loss the graph was not exported with" "$EXEC" \
+	    --graph "$TMP/mlp.xml" --plan "$TMP/mlp-plan.xml" --loss myloss:sumloss
+	cd "$OLDPWD" || exit 1
+	grep -q "mlp.xml was exported with the default loss, not myloss:sumloss" "$TMP/err" &&
+	    pass "a loss the graph was not exported with: said so" ||
+	    fail "a loss the graph was not exported with: $(tail -1 "$TMP/err")"
+	# Files remat-plan(5) says readers refuse: another plan version, an
+	# empty register name, an entity declaration, a cost that is not a
+	# number (each ran and said OK).
+	sed 's/version="1"/version="2"/' "$TMP/mlp-plan.xml" >"$TMP/bad-v.xml"
+	mistake "a plan of format version 2" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-v.xml"
+	sed '0,/reg="[^"]*"/s//reg=""/' "$TMP/mlp-plan.xml" >"$TMP/bad-r.xml"
+	mistake "an empty register name" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-r.xml"
+	sed '1a <!DOCTYPE plan [<!ENTITY e "x">]>' "$TMP/mlp-plan.xml" >"$TMP/bad-e.xml"
+	mistake "an entity declaration" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-e.xml"
+	sed '0,/<data key="cost">[^<]*</s//<data key="cost">nan</' "$TMP/mlp.xml" >"$TMP/bad-c.xml"
+	mistake "a cost that is not a number" "$EXEC" --graph "$TMP/bad-c.xml" --plan "$TMP/mlp-plan.xml"
+	mistake "a negative learning rate" "$EXEC" --graph "$TMP/mlp.xml" \
+	    --plan "$TMP/mlp-plan.xml" --steps 1 --lr -1
+	[ "$rc" = 2 ] && pass "a negative learning rate: status 2" ||
+	    fail "a negative learning rate: status $rc"
+fi
+# A seed past PyTorch's 64 bits and a batch this machine cannot hold: one
+# line each, not a traceback.
+mistake "a seed past 64 bits" "$EXPORT" --model mlp --size 8 \
+    --seed 99999999999999999999999 -o "$TMP/x.xml"
+mistake "a batch too large to build" "$EXPORT" --model mlp --size 16 \
+    --batch 100000000 -o "$TMP/x.xml"
+# The graph is written through a symbolic link (the link stays) and into a
+# FIFO (not replaced by a file), as remat-plan writes its plans.
+if [ -s "$TMP/mlp.xml" ]; then
+	echo old >"$TMP/target.xml"
+	ln -sf target.xml "$TMP/link.xml"
+	"$PY" "$EXPORT" --model mlp --batch 2 --size 16 --repeat 1 \
+	    -o "$TMP/link.xml" >/dev/null 2>&1
+	[ -L "$TMP/link.xml" ] && grep -q '<graphml' "$TMP/target.xml" &&
+	    pass "remat-export -o a symbolic link: the target written, the link kept" ||
+	    fail "remat-export -o a symbolic link: $(ls -l "$TMP/link.xml" "$TMP/target.xml")"
+	rm -f "$TMP/link.xml" "$TMP/target.xml"
 fi
 
 # remat-maxbatch: each strategy's largest batch fits the budget (its kept
@@ -387,6 +432,23 @@ touch "$TMP/a-file"
     tail -1 "$TMP/err" | grep -q "^remat-maxbatch: no strategy fits batch 1: budget 1.00 KiB (1024 bytes) is below the smallest budget any plan can need" &&
     pass "remat-maxbatch: a budget below any plan's: why, and no empty table" ||
     fail "remat-maxbatch --budget 1K: $(tail -1 "$TMP/err") $(cat "$TMP/out")"
+# SIGTERM mid-search: status 143 and its work directory removed (Python
+# runs no finally clause for a signal it does not handle: it was left).
+mkdir "$TMP/mbtmp"
+TMPDIR="$TMP/mbtmp" "$PY" "$MAXB" --model mlp --size 16 --budget 1M --time-limit 1 \
+    --repeat 1 --remat-plan "$RP" >/dev/null 2>&1 &
+mb=$!
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	ls "$TMP/mbtmp"/remat-maxbatch.*/batch-*.xml >/dev/null 2>&1 && break
+	sleep 0.5
+done
+kill -TERM $mb
+wait $mb
+rc=$?
+[ "$rc" = 143 ] && [ -z "$(ls "$TMP/mbtmp")" ] &&
+    pass "remat-maxbatch on SIGTERM: status 143, its work directory removed" ||
+    fail "remat-maxbatch on SIGTERM: status $rc, left $(ls "$TMP/mbtmp")"
+rm -rf "$TMP/mbtmp"
 
 # remat-export: options that do not go together are usage errors (2), and
 # the graph is never written over the source of the model class.

@@ -21,13 +21,28 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def _positive(text):
-    """argparse type: an integer above 0."""
+    """argparse type: an integer above 0 (and below 2^31: batches, sizes,
+    classes and depths past that cannot be built)."""
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError('%r is not a positive integer' % text)
+    if value <= 0 or value >= 2 ** 31:
+        raise argparse.ArgumentTypeError('%r is not a positive integer below '
+                                         '2^31' % text)
+    return value
+
+
+def _seed(text):
+    """argparse type: a seed, 0 to 2^63 - 2 (PyTorch's generators take 64
+    bits, and the inputs are drawn with seed + 1)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2 ** 63 - 1:
+        raise argparse.ArgumentTypeError('%r is not a seed from 0 to 2^63 - 2'
+                                         % text)
     return value
 
 
@@ -65,7 +80,7 @@ def add_model_options(parser, description=None, batch=True):
                    help='number of classes (default: 10 for the built-in '
                         "models, 64 for gpt (its vocabulary), the torchvision "
                         "model's own)")
-    g.add_argument('--seed', type=int, metavar='N',
+    g.add_argument('--seed', type=_seed, metavar='N',
                    help='seed for parameters, inputs, labels and dropout '
                         '(default 0)')
     g.add_argument('--device', choices=('cpu', 'cuda'),
@@ -131,7 +146,7 @@ def spec_from_args(args, recorded=None, source=None):
                                 % (key, rec[key], source or 'the graph'))
         return default
     spec = ModelSpec(model=model, module=module,
-                     seed=pick(args.seed, 'seed', int, 0),
+                     seed=pick(args.seed, 'seed', _seed, 0),
                      device=pick(args.device, 'device', str, 'cpu'),
                      num_classes=pick(args.num_classes, 'num_classes', int, None),
                      coarsen=pick(args.coarsen, 'coarsen', _positive, None),
@@ -152,11 +167,17 @@ def spec_from_args(args, recorded=None, source=None):
     else:
         if args.input_shape:
             raise UsageError('--input-shape goes with --module; use --batch and --size')
-        spec.batch = pick(args.batch, 'batch', int, 2)
-        spec.size = pick(args.size, 'size', int, 32)
+        spec.batch = pick(args.batch, 'batch', _positive, 2)
+        spec.size = pick(args.size, 'size', _positive, 32)
     if spec.device == 'cuda' and not torch.cuda.is_available():
         raise UserError('--device cuda: no CUDA device is available')
     return spec
+
+
+# The graph attributes remat-export writes only where they differ from
+# the default (ModelSpec.attributes).
+DEFAULT_OMITTED = ('coarsen', 'input_dtype', 'class_dim',
+                   'loss', 'autocast')
 
 
 def check_spec(spec, recorded, path, warn):
@@ -166,7 +187,15 @@ def check_spec(spec, recorded, path, warn):
     PyTorch version is passed to warn(message)."""
     for key, value in spec.attributes().items():
         known = recorded.get(key)
-        if known is None or key in ('device', 'cost_model'):
+        if key in ('device', 'cost_model'):
+            continue
+        if known is None:
+            # remat-export records these only where they are not the
+            # default: in a graph it wrote (one that records its model),
+            # their absence is the default, which a value given is not
+            if key in DEFAULT_OMITTED and recorded.get('model'):
+                raise UserError('%s was exported with the default %s, not %s'
+                                % (path, key.replace('_', '-'), value))
             continue
         if key == 'torch_version':
             if known != value:

@@ -2,7 +2,9 @@
 and the plan reader.  No PyTorch here: the writer takes any graph whose nodes
 have the attributes of graph.OpNode."""
 
+import math
 import os
+import stat
 import tempfile
 import xml.etree.ElementTree as ET
 
@@ -110,7 +112,24 @@ def _graphml(graph, spec):
 
 
 def _write_atomically(tree, path):
-    """Writes to a temporary file beside path, then renames it over path."""
+    """Writes to a temporary file beside path, then renames it over path;
+    as remat-plan(1) writes its plans: a symbolic link is followed, and a
+    device or a pipe (a FIFO, /dev/stdout) is written as it is, since a
+    rename would replace it."""
+    if os.path.lexists(path) and not os.path.isdir(path):
+        try:
+            st = os.stat(path)
+        except OSError:
+            st = None       # a dangling link: its target is made
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            try:
+                with open(path, 'wb') as f:
+                    tree.write(f, encoding='UTF-8', xml_declaration=True)
+                    f.write(b'\n')
+            except OSError as e:
+                raise UserError('cannot write %s: %s' % (path, e.strerror))
+            return
+        path = os.path.realpath(path)
     directory = os.path.dirname(path) or '.'
     try:
         fd, tmp = tempfile.mkstemp(prefix='.%s.' % os.path.basename(path),
@@ -141,12 +160,43 @@ def _local(tag):
 
 
 def _parse(path, what):
+    """The root of the XML file at path, read as remat-plan(5) says: a
+    regular file (a FIFO would wait for a writer), with no entity
+    declarations."""
     try:
-        return ET.parse(path).getroot()
+        with open(path, 'rb', opener=_open_nonblocking) as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UserError('cannot read %s %s: not a regular file'
+                                % (what, path))
+            data = f.read()
     except OSError as e:
         raise UserError('cannot read %s %s: %s' % (what, path, e.strerror))
+    if b'<!ENTITY' in data:
+        raise UserError('%s %s: line %d: entity declarations are refused'
+                        % (what, path, data[:data.index(b'<!ENTITY')].count(b'\n') + 1))
+    try:
+        return ET.fromstring(data)
     except ET.ParseError as e:
         raise UserError('%s %s is not well-formed XML: %s' % (what, path, e))
+
+
+def _open_nonblocking(path, flags):
+    """Opens without waiting for a FIFO's writer (refused once open)."""
+    return os.open(path, flags | os.O_NONBLOCK)
+
+
+def _read_number(path, node, name, text, integer):
+    """A node's attribute as a number: finite and not negative, and for
+    byte counts whole (1048576.0 is accepted)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < math.inf or (integer and value != int(value)):
+        raise UserError("%s: node '%s': %s %r is not a %s" % (
+            path, node, name, text, 'whole number of bytes, not negative'
+            if integer else 'finite number, not negative'))
+    return int(value) if integer else value
 
 
 class GraphFile:
@@ -165,6 +215,9 @@ class GraphFile:
         graphs = [g for g in root if _local(g.tag) == 'graph']
         if _local(root.tag) != 'graphml' or len(graphs) != 1:
             raise UserError('%s is not a GraphML document with one graph' % path)
+        if graphs[0].get('edgedefault', 'directed') != 'directed':
+            raise UserError('%s: edgedefault="%s": the graph must be directed'
+                            % (path, graphs[0].get('edgedefault')))
         self.attrs = {}     # graph attributes: attr.name -> text
         self.nodes = {}     # id -> {attr.name: text}
         self.preds = {}     # id -> set of ids
@@ -185,11 +238,15 @@ class GraphFile:
                     self.preds.setdefault(el.get('id'), set())
                 elif tag == 'edge':
                     self.preds.setdefault(el.get('target'), set()).add(el.get('source'))
-            self.fixed_mem = int(float(self.attrs.get('fixed_mem', '0')))
-            self.mem = {v: int(float(a['mem'])) for v, a in self.nodes.items()}
-            self.workspace = {v: int(float(a.get('workspace', '0')))
+            self.fixed_mem = _read_number(path, '(graph)', 'fixed_mem',
+                                          self.attrs.get('fixed_mem', '0'), True)
+            self.mem = {v: _read_number(path, v, 'mem', a['mem'], True)
+                        for v, a in self.nodes.items()}
+            self.workspace = {v: _read_number(path, v, 'workspace',
+                                              a.get('workspace', '0'), True)
                               for v, a in self.nodes.items()}
-            self.cost = {v: float(a['cost']) for v, a in self.nodes.items()}
+            self.cost = {v: _read_number(path, v, 'cost', a['cost'], False)
+                         for v, a in self.nodes.items()}
         except KeyError as e:
             raise UserError('%s: undeclared key or missing attribute %s' % (path, e))
         except ValueError as e:
@@ -209,6 +266,9 @@ class Plan:
             raise UserError('%s is not a plan: its root element is <%s>'
                             % (path, _local(root.tag)))
         self.attrs = dict(root.attrib)
+        if self.attrs.get('version') != '1':
+            raise UserError('%s: plan format version %r, not 1 (the one this '
+                            'reader knows)' % (path, self.attrs.get('version')))
         self.statements = []
         # Statements are in the root's namespace (normally none); compute
         # or free elements of another one are extensions, not executed.
@@ -218,6 +278,8 @@ class Plan:
                 continue
             el_ns = el.tag[:el.tag.index('}') + 1] if el.tag.startswith('{') else ''
             tag = _local(el.tag) if el_ns == ns else None
+            if tag in ('compute', 'free') and el.get('reg') == '':
+                raise UserError('%s: <%s> with an empty reg attribute' % (path, tag))
             if tag == 'compute' and el.get('node') is not None and el.get('reg') is not None:
                 self.statements.append(('compute', el.get('node'), el.get('reg')))
             elif tag == 'free' and el.get('reg') is not None:

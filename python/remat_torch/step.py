@@ -96,7 +96,19 @@ def label_shape(spec, out):
 def build_problem(spec):
     """Constructs the model and data from the seed: the same spec always
     gives the same parameters, inputs and labels.  Records the number of
-    classes the model outputs in spec."""
+    classes the model outputs in spec.  A model or input this machine
+    cannot hold, or PyTorch refuses, is a UserError."""
+    try:
+        return _build_problem(spec)
+    except UserError:
+        raise
+    except (RuntimeError, MemoryError, OverflowError, TypeError, ValueError) as e:
+        raise UserError('cannot build %s with an input of shape %s: %s'
+                        % (spec.module or spec.model,
+                           'x'.join(map(str, spec.shape())), first_line(e)))
+
+
+def _build_problem(spec):
     torch.manual_seed(spec.seed)
     model = construct(spec)
     if not isinstance(model, nn.Module):
