@@ -266,6 +266,11 @@ $(sed 's/^/    /' "$TMP/err")"
 mistake "unknown model" "$EXPORT" --model no-such-model -o "$TMP/x.xml"
 mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/x.xml"
 mistake "bad shape" "$EXPORT" --module m:C --input-shape 2,x -o "$TMP/x.xml"
+# A --module without its class is a command-line mistake (status 2).
+mistake "--module without :CLASS" "$EXPORT" --module mynet --input-shape 2,8 \
+    --num-classes 4 -o "$TMP/x.xml"
+[ "$rc" = 2 ] && pass "--module without :CLASS: status 2" ||
+    fail "--module without :CLASS: status $rc"
 cat >"$TMP/usermodels.py" <<'EOF'
 import torch.nn as nn
 

@@ -134,6 +134,11 @@ def spec_from_args(args, recorded=None, source=None):
                          'PKG.MOD:CLASS' % source)
     if (model is None) == (module is None):
         raise UsageError('give exactly one of --model NAME and --module PKG.MOD:CLASS')
+    for opt, ref, what in (('--module', args.module, 'CLASS'),
+                           ('--loss', args.loss, 'FN')):
+        if ref is not None and (ref.count(':') != 1 or ref.startswith(':')
+                                or ref.endswith(':')):
+            raise UsageError('%s %s: give it as PKG.MOD:%s' % (opt, ref, what))
 
     def pick(value, key, convert, default):
         if value is not None:
