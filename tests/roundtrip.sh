@@ -425,6 +425,19 @@ fi
 [ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --remat-plan $TMP/no-such-program is not an executable file" ] &&
     pass "remat-maxbatch: a --remat-plan that is not a program, in one line" ||
     fail "remat-maxbatch --remat-plan missing: $(tail -1 "$TMP/err")"
+# ... or a program that is not remat-plan, and an unknown strategy: both
+# before any export (they came after the first batch's).
+"$PY" "$MAXB" --model smallcnn --budget 1G --remat-plan /bin/false \
+    >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --remat-plan /bin/false does not work as remat-plan: on /dev/null as a graph it exited with status 1, not 3" ] &&
+    pass "remat-maxbatch: a --remat-plan that is not remat-plan, in one line" ||
+    fail "remat-maxbatch --remat-plan /bin/false: $(tail -1 "$TMP/err")"
+"$PY" "$MAXB" --model smallcnn --budget 1G --strategy nosuch --remat-plan "$RP" \
+    >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && grep -q "^remat-maxbatch: unknown strategy 'nosuch'" "$TMP/err" &&
+    ! grep -q "exporting" "$TMP/err" &&
+    pass "remat-maxbatch: an unknown strategy, before any export" ||
+    fail "remat-maxbatch --strategy nosuch: $(cat "$TMP/err")"
 touch "$TMP/a-file"
 "$PY" "$MAXB" --model smallcnn --budget 1G --keep "$TMP/a-file" --remat-plan "$RP" \
     >/dev/null 2>"$TMP/err"
