@@ -362,6 +362,11 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "an entity declaration" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-e.xml"
 	sed '0,/<data key="cost">[^<]*</s//<data key="cost">nan</' "$TMP/mlp.xml" >"$TMP/bad-c.xml"
 	mistake "a cost that is not a number" "$EXEC" --graph "$TMP/bad-c.xml" --plan "$TMP/mlp-plan.xml"
+	sed 's/budget="[0-9]*"/budget="-5"/' "$TMP/mlp-plan.xml" >"$TMP/bad-b.xml"
+	mistake "a negative budget in the plan" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-b.xml"
+	grep -q "bad-b.xml: budget '-5' is not a number of bytes" "$TMP/err" &&
+	    pass "a negative budget in the plan: said so" ||
+	    fail "a negative budget in the plan: $(tail -1 "$TMP/err")"
 	mistake "a negative learning rate" "$EXEC" --graph "$TMP/mlp.xml" \
 	    --plan "$TMP/mlp-plan.xml" --steps 1 --lr -1
 	[ "$rc" = 2 ] && pass "a negative learning rate: status 2" ||
