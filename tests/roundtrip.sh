@@ -362,6 +362,14 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "an entity declaration" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-e.xml"
 	sed '0,/<data key="cost">[^<]*</s//<data key="cost">nan</' "$TMP/mlp.xml" >"$TMP/bad-c.xml"
 	mistake "a cost that is not a number" "$EXEC" --graph "$TMP/bad-c.xml" --plan "$TMP/mlp-plan.xml"
+	# A plan that computes nothing: the step's results are what is
+	# missing (it said "a computation reads").
+	printf '<?xml version="1.0"?>\n<plan version="1" budget="1000000"/>\n' \
+	    >"$TMP/bad-0.xml"
+	mistake "a plan that computes nothing" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-0.xml"
+	grep -q "plan: the end of the plan (the step's results) reads .*, which is not in a live register" "$TMP/err" &&
+	    pass "a plan that computes nothing: the end of the plan named" ||
+	    fail "a plan that computes nothing: $(tail -1 "$TMP/err")"
 	sed 's/budget="[0-9]*"/budget="-5"/' "$TMP/mlp-plan.xml" >"$TMP/bad-b.xml"
 	mistake "a negative budget in the plan" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-b.xml"
 	grep -q "bad-b.xml: budget '-5' is not a number of bytes" "$TMP/err" &&

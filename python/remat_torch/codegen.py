@@ -127,10 +127,15 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
     computed = set()
     counter = [0]
 
-    def held_var(g, m):
+    def held_var(g, m, reader):
+        """The variable of member m of g, held in a live register, as
+        reader (an OpNode, None: the step's results) reads it."""
         if not holders.get(g):
-            raise UserError('plan: a computation reads %s, which is not in a live '
-                            'register' % g.name)
+            raise UserError('plan: %s reads %s, which is not in a live register '
+                            '(never computed, or freed before)'
+                            % ('computing ' + reader.name if reader is not None
+                               else 'the end of the plan (the step\'s results)',
+                               g.name))
         return regs[holders[g][-1]][1][m]
 
     def resolver(k, g, local, views):
@@ -143,7 +148,7 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
             if kind == 'input':
                 return inputs[a]
             if kind == 'owner':
-                return local[a] if graph.group[a] is g else held_var(graph.group[a], a)
+                return local[a] if graph.group[a] is g else held_var(graph.group[a], a, g)
             if kind == 'fused':
                 return name_of(written_nodes(a)[0])
             if a not in views:
