@@ -329,8 +329,9 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	    if (n == 2) sub(/reg="[^"]*"/, r) } { print }' "$TMP/mlp-plan.xml" >"$TMP/mlp-bad.xml"
 	mistake "an invalid plan" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/mlp-plan.xml" \
 	    --plan "$TMP/mlp-bad.xml"
-	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/mlp-bad.xml: plan computes .* into register '[^']*', which is still live$" &&
-	    pass "an invalid plan: the message names its file" ||
+	line=$(grep -n '<compute' "$TMP/mlp-bad.xml" | sed -n '2s/:.*//p')
+	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/mlp-bad.xml: line $line: plan computes .* into register '[^']*', which is still live$" &&
+	    pass "an invalid plan: the message names its file and line" ||
 	    fail "an invalid plan: $(tail -1 "$TMP/err")"
 	"$RP" --graph "$SRC/graphs/unet-3.xml" --budget 100% -s checkpoint-all \
 	    -o "$TMP/unet-3-plan.xml" >/dev/null 2>&1

@@ -196,16 +196,20 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
         regs[reg] = (g, kept)
         holders.setdefault(g, []).append(reg)
 
-    for what, node, reg in plan.statements:
-        if what == 'free':
-            if reg not in regs:
-                raise UserError('plan frees register %r, which is not live' % reg)
-            g, kept = regs.pop(reg)
-            holders[g].remove(reg)
-            if kept:
-                em.line('del %s' % ', '.join(kept.values()))
-            continue
-        emit_compute(compute_target(graph, node, reg, regs, computed), reg)
+    for i, (what, node, reg) in enumerate(plan.statements):
+        try:
+            if what == 'free':
+                if reg not in regs:
+                    raise UserError('plan frees register %r, which is not live'
+                                    % reg)
+                g, kept = regs.pop(reg)
+                holders[g].remove(reg)
+                if kept:
+                    em.line('del %s' % ', '.join(kept.values()))
+                continue
+            emit_compute(compute_target(graph, node, reg, regs, computed), reg)
+        except UserError as e:
+            raise plan.error_at(i, e)
 
     # The results, read from the registers still live.
     counter[0] += 1

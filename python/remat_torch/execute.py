@@ -110,10 +110,11 @@ def run_plan(graph, plan, measure):
     synchronize(graph.device)
     start = time.perf_counter()
     with torch.no_grad():
-        for what, node, reg in plan.statements:
+        for i, (what, node, reg) in enumerate(plan.statements):
             if what == 'free':
                 if reg not in regs:
-                    raise UserError('plan frees register %r, which is not live' % reg)
+                    raise plan.error_at(i, UserError(
+                        'plan frees register %r, which is not live' % reg))
                 g, value = regs.pop(reg)
                 holders[g].remove(reg)
                 if measure:
@@ -125,11 +126,14 @@ def run_plan(graph, plan, measure):
                                 del refs[key]
                 del value
                 continue
-            g = compute_target(graph, node, reg, regs, computed)
-            current[0] = node
-            value, inner = compute(graph, g, fetch, inputs, again=g in computed,
-                                   exclude=(fixed.keys() | refs.keys()) if measure
-                                   else None)
+            try:
+                g = compute_target(graph, node, reg, regs, computed)
+                current[0] = node
+                value, inner = compute(graph, g, fetch, inputs, again=g in computed,
+                                       exclude=(fixed.keys() | refs.keys()) if measure
+                                       else None)
+            except UserError as e:
+                raise plan.error_at(i, e)
             computed.add(g)
             if measure:
                 peak = max(peak, sum(fixed.values()) + live_bytes + inner)
@@ -159,11 +163,12 @@ def predicted_peak(file, plan):
     to report.)"""
     live = {}
     total = peak = file.fixed_mem
-    for what, node, reg in plan.statements:
+    for i, (what, node, reg) in enumerate(plan.statements):
         if what == 'compute':
             if node not in file.nodes:
-                raise UserError('plan computes %r, which is not a node of %s'
-                                % (node, file.path))
+                raise plan.error_at(i, UserError(
+                    'plan computes %r, which is not a node of %s'
+                    % (node, file.path)))
             peak = max(peak, total + file.mem[node] + file.workspace[node])
             total += file.mem[node]
             live[reg] = node

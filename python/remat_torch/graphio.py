@@ -7,6 +7,7 @@ import os
 import stat
 import tempfile
 import xml.etree.ElementTree as ET
+import xml.parsers.expat
 
 from .errors import UserError
 
@@ -160,7 +161,15 @@ def _local(tag):
 
 
 def _parse(path, what):
-    """The root of the XML file at path, read as remat-plan(5) says: a
+    """The root of the XML file at path (see _read)."""
+    try:
+        return ET.fromstring(_read(path, what))
+    except ET.ParseError as e:
+        raise UserError('%s %s is not well-formed XML: %s' % (what, path, e))
+
+
+def _read(path, what):
+    """The bytes of the XML file at path, read as remat-plan(5) says: a
     regular file (a FIFO would wait for a writer), with no entity
     declarations."""
     try:
@@ -174,10 +183,7 @@ def _parse(path, what):
     if b'<!ENTITY' in data:
         raise UserError('%s %s: line %d: entity declarations are refused'
                         % (what, path, data[:data.index(b'<!ENTITY')].count(b'\n') + 1))
-    try:
-        return ET.fromstring(data)
-    except ET.ParseError as e:
-        raise UserError('%s %s is not well-formed XML: %s' % (what, path, e))
+    return data
 
 
 def _open_nonblocking(path, flags):
@@ -258,32 +264,57 @@ class GraphFile:
 class Plan:
     """A plan file: root attributes and its compute/free statements in
     document order, wherever they are nested: ('compute', node, reg) or
-    ('free', None, reg)."""
+    ('free', None, reg), and the line of each (lines[i]), read with expat
+    for its line numbers."""
 
     def __init__(self, path):
-        root = _parse(path, 'plan')
-        if _local(root.tag) != 'plan':
-            raise UserError('%s is not a plan: its root element is <%s>'
-                            % (path, _local(root.tag)))
-        self.attrs = dict(root.attrib)
-        if self.attrs.get('version') != '1':
-            raise UserError('%s: plan format version %r, not 1 (the one this '
-                            'reader knows)' % (path, self.attrs.get('version')))
+        data = _read(path, 'plan')
+        self.attrs = None
         self.statements = []
+        self.lines = []
+        parser = xml.parsers.expat.ParserCreate(namespace_separator=' ')
         # Statements are in the root's namespace (normally none); compute
         # or free elements of another one are extensions, not executed.
-        ns = root.tag[:root.tag.index('}') + 1] if root.tag.startswith('{') else ''
-        for el in root.iter():
-            if not isinstance(el.tag, str):
-                continue
-            el_ns = el.tag[:el.tag.index('}') + 1] if el.tag.startswith('{') else ''
-            tag = _local(el.tag) if el_ns == ns else None
-            if tag in ('compute', 'free') and el.get('reg') == '':
-                raise UserError('%s: <%s> with an empty reg attribute' % (path, tag))
-            if tag == 'compute' and el.get('node') is not None and el.get('reg') is not None:
-                self.statements.append(('compute', el.get('node'), el.get('reg')))
-            elif tag == 'free' and el.get('reg') is not None:
-                self.statements.append(('free', None, el.get('reg')))
-            elif tag in ('compute', 'free'):
-                raise UserError('%s: <%s> without its node or reg attribute' % (path, tag))
+        root_ns = []
+
+        def start(name, attrs):
+            ns, _, tag = name.rpartition(' ')
+            line = parser.CurrentLineNumber
+            if self.attrs is None:
+                if tag != 'plan':
+                    raise UserError('%s is not a plan: its root element is <%s>'
+                                    % (path, tag))
+                root_ns.append(ns)
+                self.attrs = dict(attrs)
+                if self.attrs.get('version') != '1':
+                    raise UserError('%s: line %d: plan format version %r, not 1 (the '
+                                    'one this reader knows)'
+                                    % (path, line, self.attrs.get('version')))
+                return
+            if ns != root_ns[0] or tag not in ('compute', 'free'):
+                return
+            node, reg = attrs.get('node'), attrs.get('reg')
+            if reg == '':
+                raise UserError('%s: line %d: <%s> with an empty reg attribute'
+                                % (path, line, tag))
+            if tag == 'compute' and node is not None and reg is not None:
+                self.statements.append(('compute', node, reg))
+            elif tag == 'free' and reg is not None:
+                self.statements.append(('free', None, reg))
+            else:
+                raise UserError('%s: line %d: <%s> without its node or reg attribute'
+                                % (path, line, tag))
+            self.lines.append(line)
+
+        parser.StartElementHandler = start
+        try:
+            parser.Parse(data, True)
+        except xml.parsers.expat.ExpatError as e:
+            raise UserError('plan %s is not well-formed XML: %s' % (path, e))
         self.computes = sum(s[0] == 'compute' for s in self.statements)
+
+    def error_at(self, i, e):
+        """The UserError e, about statement i, with that statement's line."""
+        if i < len(self.lines):
+            return UserError('line %d: %s' % (self.lines[i], e))
+        return e
