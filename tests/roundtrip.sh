@@ -363,6 +363,19 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "an entity declaration" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-e.xml"
 	sed '0,/<data key="cost">[^<]*</s//<data key="cost">nan</' "$TMP/mlp.xml" >"$TMP/bad-c.xml"
 	mistake "a cost that is not a number" "$EXEC" --graph "$TMP/bad-c.xml" --plan "$TMP/mlp-plan.xml"
+	# ... with the line (the graph was read with ElementTree, which has
+	# none), also where the file is not the traced step
+	line=$(grep -n '<data key="cost">nan<' "$TMP/bad-c.xml" | sed 's/:.*//')
+	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-c.xml: line $line: node '[^']*': cost 'nan' is not a finite number" &&
+	    pass "a cost that is not a number: the message names the line" ||
+	    fail "a cost that is not a number: $(tail -1 "$TMP/err")"
+	sed '0,/<data key="op">[^<]*</s//<data key="op">aten.bogus</' "$TMP/mlp.xml" >"$TMP/bad-o.xml"
+	mistake "a graph that is not the traced step" "$EXEC" --graph "$TMP/bad-o.xml" \
+	    --plan "$TMP/mlp-plan.xml"
+	line=$(awk '/<node / { n = NR } /aten.bogus/ { print n; exit }' "$TMP/bad-o.xml")
+	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-o.xml: line $line: node [^ ]*: op aten.bogus in the file, .* traced: the graph does not match the traced step of mlp" &&
+	    pass "a graph that is not the traced step: the message names the node's line" ||
+	    fail "a graph that is not the traced step: $(tail -1 "$TMP/err")"
 	# A plan that computes nothing: the step's results are what is
 	# missing (it said "a computation reads").
 	printf '<?xml version="1.0"?>\n<plan version="1" budget="1000000"/>\n' \
@@ -481,6 +494,32 @@ rc=$?
     pass "remat-maxbatch on SIGTERM: status 143, its work directory removed" ||
     fail "remat-maxbatch on SIGTERM: status $rc, left $(ls "$TMP/mbtmp")"
 rm -rf "$TMP/mbtmp"
+
+# Ctrl-C while PyTorch loads (the first second or two): status 130 and
+# nothing on stderr (it was a traceback from inside torch).  The signal
+# comes from a Python parent that does not ignore SIGINT, as a shell's
+# background job would, once libtorch is loaded (the import goes on for
+# a second after that).
+for tool in "$EXPORT" "$EXEC" "$MAXB"; do
+	"$PY" -c 'import signal, subprocess, sys, time
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+p = subprocess.Popen([sys.executable, sys.argv[1], "--help"], stdout=subprocess.DEVNULL,
+                     stderr=subprocess.PIPE)
+for i in range(3000):   # until libtorch is loaded: torch is being imported
+    try:
+        with open("/proc/%d/maps" % p.pid) as f:
+            if "libtorch" in f.read():
+                break
+    except OSError:
+        break
+    time.sleep(0.01)
+p.send_signal(signal.SIGINT)
+err = p.communicate()[1]
+sys.exit(0 if p.returncode == 130 and not err else "status %d: %r" % (p.returncode, err[-200:]))' \
+	    "$tool" 2>"$TMP/err" &&
+	    pass "${tool##*/}: Ctrl-C while PyTorch loads: status 130, quietly" ||
+	    fail "${tool##*/}: Ctrl-C while PyTorch loads: $(cat "$TMP/err")"
+done
 
 # remat-export: options that do not go together are usage errors (2), and
 # the graph is never written over the source of the model class.

@@ -118,10 +118,19 @@ def _choice(choices):
     return convert
 
 
-def spec_from_args(args, recorded=None, source=None):
+def _at(source, lines, key):
+    """'FILE: line N', where graph attribute key is on line N of FILE (lines:
+    attr.name -> line), else 'FILE'."""
+    if lines and key in lines:
+        return '%s: line %d' % (source, lines[key])
+    return source
+
+
+def spec_from_args(args, recorded=None, source=None, lines=None):
     """The ModelSpec of the command line.  recorded (graph attributes written
-    by remat-export, read from the file source) supplies what the command
-    line leaves out.  Options that do not go together are a UsageError."""
+    by remat-export, read from the file source; lines: the line of each)
+    supplies what the command line leaves out.  Options that do not go
+    together are a UsageError."""
     rec = recorded or {}
     model, module = args.model, args.module
     if model is None and module is None and rec.get('model'):
@@ -147,8 +156,8 @@ def spec_from_args(args, recorded=None, source=None):
             try:
                 return convert(rec[key])
             except (ValueError, argparse.ArgumentTypeError):
-                raise UserError('bad %s %r recorded in %s'
-                                % (key, rec[key], source or 'the graph'))
+                raise UserError('%s: bad %s %r recorded'
+                                % (_at(source or 'the graph', lines, key), key, rec[key]))
         return default
     spec = ModelSpec(model=model, module=module,
                      seed=pick(args.seed, 'seed', _seed, 0),
@@ -185,9 +194,9 @@ DEFAULT_OMITTED = ('coarsen', 'input_dtype', 'class_dim',
                    'loss', 'autocast')
 
 
-def check_spec(spec, recorded, path, warn):
+def check_spec(spec, recorded, path, warn, lines=None):
     """The spec must describe the step the graph file at path records
-    (recorded: its graph attributes).  The device, the cost model and the
+    (recorded: its graph attributes; lines: the line of each).  The device, the cost model and the
     PyTorch version may differ: they change costs, not the graph; another
     PyTorch version is passed to warn(message)."""
     for key, value in spec.attributes().items():
@@ -207,5 +216,5 @@ def check_spec(spec, recorded, path, warn):
                 warn('warning: %s was exported with PyTorch %s, this is %s'
                      % (path, known, value))
         elif known != str(value):
-            raise UserError('%s was exported with %s %s, not %s'
-                            % (path, key, known, value))
+            raise UserError('%s: the graph was exported with %s %s, not %s'
+                            % (_at(path, lines, key), key, known, value))

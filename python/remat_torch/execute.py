@@ -186,20 +186,26 @@ def predicted_cost(file, plan):
 
 
 def check_match(graph, file):
-    """The re-traced step must be the graph in the file (graphio.GraphFile)."""
-    problems = []
+    """The re-traced step must be the graph in the file (graphio.GraphFile);
+    the message gives the line where the file differs, if there is one."""
+    step = graph.problem.spec.name()
     if graph.fixed_mem != file.fixed_mem:
-        problems.append('fixed_mem %d in the file, %d traced' % (file.fixed_mem, graph.fixed_mem))
+        message = ('fixed_mem %d in the file, %d traced: the graph does not match the '
+                   'traced step of %s' % (file.fixed_mem, graph.fixed_mem, step))
+        if 'fixed_mem' in file.attr_lines:
+            raise file.error(file.attr_lines['fixed_mem'], message)
+        raise UserError('%s: %s' % (file.path, message))
     missing = [v for v in file.nodes if v not in graph.by_name]
+    if missing:
+        raise file.error(file.lines[missing[0]], 'node %s is not in the traced step of %s '
+                         '(%d nodes in the file, %d traced)'
+                         % (missing[0], step, len(file.nodes), len(graph.nodes)))
     extra = [g.name for g in graph.nodes if g.name not in file.nodes]
-    if missing or extra:
-        problems.append('%d nodes in the file, %d traced%s%s' % (
-            len(file.nodes), len(graph.nodes),
-            '; not traced: %s' % missing[0] if missing else '',
-            '; not in the file: %s' % extra[0] if extra else ''))
+    if extra:
+        raise UserError('%s has no node %s of the traced step of %s (%d nodes in the '
+                        'file, %d traced)' % (file.path, extra[0], step,
+                                              len(file.nodes), len(graph.nodes)))
     for g in graph.nodes:
-        if g.name not in file.nodes or problems:
-            continue
         attrs = file.nodes[g.name]
         for what, file_value, traced in (
                 ('op', attrs.get('op'), g.op),
@@ -207,12 +213,12 @@ def check_match(graph, file):
                 ('workspace', file.workspace[g.name], g.workspace),
                 ('predecessors', file.preds[g.name], {p.name for p in g.preds})):
             if file_value != traced:
-                problems.append('node %s: %s %s in the file, %s traced'
-                                % (g.name, what, file_value, traced))
-                break
-    if problems:
-        raise UserError('%s does not match the traced step of %s: %s'
-                        % (file.path, graph.problem.spec.name(), problems[0]))
+                if what == 'predecessors':      # in a fixed order
+                    file_value, traced = ('{%s}' % ', '.join(sorted(x))
+                                          for x in (file_value, traced))
+                raise file.error(file.lines[g.name], 'node %s: %s %s in the file, %s '
+                                 'traced: the graph does not match the traced step of %s'
+                                 % (g.name, what, file_value, traced, step))
 
 
 def bitwise_equal(a, b):

@@ -156,16 +156,45 @@ def _write_atomically(tree, path):
 # ---------------------------------------------------------------------------
 # Reading the graph and the plan.
 
-def _local(tag):
-    return tag.rsplit('}', 1)[-1]
+class _Element:
+    """An element of an XML file read with expat: its local name,
+    attributes, line, children and text."""
+    __slots__ = ('tag', 'attrs', 'line', 'children', 'text')
+
+    def __init__(self, tag, attrs, line):
+        self.tag, self.attrs, self.line = tag, attrs, line
+        self.children = []
+        self.text = []
+
+    def get(self, name, default=None):
+        return self.attrs.get(name, default)
+
+    def content(self):
+        return ''.join(self.text).strip()
 
 
 def _parse(path, what):
-    """The root of the XML file at path (see _read)."""
+    """The root _Element of the XML file at path (see _read), with the line
+    of each element; namespaces are dropped from the names."""
+    parser = xml.parsers.expat.ParserCreate(namespace_separator=' ')
+    parser.buffer_text = True
+    stack, top = [], []
+
+    def start(name, attrs):
+        el = _Element(name.rpartition(' ')[2],
+                      {k.rpartition(' ')[2]: v for k, v in attrs.items()},
+                      parser.CurrentLineNumber)
+        (stack[-1].children if stack else top).append(el)
+        stack.append(el)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda name: stack.pop()
+    parser.CharacterDataHandler = lambda text: stack and stack[-1].text.append(text)
     try:
-        return ET.fromstring(_read(path, what))
-    except ET.ParseError as e:
+        parser.Parse(_read(path, what), True)
+    except xml.parsers.expat.ExpatError as e:
         raise UserError('%s %s is not well-formed XML: %s' % (what, path, e))
+    return top[0]
 
 
 def _read(path, what):
@@ -191,16 +220,16 @@ def _open_nonblocking(path, flags):
     return os.open(path, flags | os.O_NONBLOCK)
 
 
-def _read_number(path, node, name, text, integer):
-    """A node's attribute as a number: finite and not negative, and for
-    byte counts whole (1048576.0 is accepted)."""
+def _read_number(where, text, integer):
+    """An attribute as a number: finite and not negative, and for byte
+    counts whole (1048576.0 is accepted); where names it in the message."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not 0 <= value < math.inf or (integer and value != int(value)):
-        raise UserError("%s: node '%s': %s %r is not a %s" % (
-            path, node, name, text, 'whole number of bytes, not negative'
+        raise UserError('%s %r is not a %s' % (
+            where, text, 'whole number of bytes, not negative'
             if integer else 'finite number, not negative'))
     return int(value) if integer else value
 
@@ -208,57 +237,103 @@ def _read_number(path, node, name, text, integer):
 class GraphFile:
     """A GraphML graph as remat-plan(5) defines it: attributes matched by
     attr.name, defaults from <default>, edges as predecessor sets.  Whatever
-    wrote it (remat-export or another tool)."""
+    wrote it (remat-export or another tool).  Read with expat, so that a
+    message about the file gives the line: lines[v] is node v's, and
+    attr_lines[name] that of graph attribute name."""
 
     def __init__(self, path):
-        root = _parse(path, 'graph')
-        keys = {}
-        for k in root:
-            if _local(k.tag) == 'key':
-                default = [(d.text or '').strip() for d in k if _local(d.tag) == 'default']
-                keys[k.get('id')] = (k.get('for', 'all'), k.get('attr.name'),
-                                     default[0] if default else None)
-        graphs = [g for g in root if _local(g.tag) == 'graph']
-        if _local(root.tag) != 'graphml' or len(graphs) != 1:
-            raise UserError('%s is not a GraphML document with one graph' % path)
-        if graphs[0].get('edgedefault', 'directed') != 'directed':
-            raise UserError('%s: edgedefault="%s": the graph must be directed'
-                            % (path, graphs[0].get('edgedefault')))
-        self.attrs = {}     # graph attributes: attr.name -> text
-        self.nodes = {}     # id -> {attr.name: text}
-        self.preds = {}     # id -> set of ids
-        try:
-            for el in graphs[0]:
-                tag = _local(el.tag)
-                if tag == 'data':
-                    kfor, name, _ = keys[el.get('key')]
-                    if kfor in ('graph', 'all'):
-                        self.attrs[name] = (el.text or '').strip()
-                elif tag == 'node':
-                    attrs = {name: default for kfor, name, default in keys.values()
-                             if kfor in ('node', 'all') and default is not None}
-                    for d in el:
-                        if _local(d.tag) == 'data' and keys[d.get('key')][0] in ('node', 'all'):
-                            attrs[keys[d.get('key')][1]] = (d.text or '').strip()
-                    self.nodes[el.get('id')] = attrs
-                    self.preds.setdefault(el.get('id'), set())
-                elif tag == 'edge':
-                    self.preds.setdefault(el.get('target'), set()).add(el.get('source'))
-            self.fixed_mem = _read_number(path, '(graph)', 'fixed_mem',
-                                          self.attrs.get('fixed_mem', '0'), True)
-            self.mem = {v: _read_number(path, v, 'mem', a['mem'], True)
-                        for v, a in self.nodes.items()}
-            self.workspace = {v: _read_number(path, v, 'workspace',
-                                              a.get('workspace', '0'), True)
-                              for v, a in self.nodes.items()}
-            self.cost = {v: _read_number(path, v, 'cost', a['cost'], False)
-                         for v, a in self.nodes.items()}
-        except KeyError as e:
-            raise UserError('%s: undeclared key or missing attribute %s' % (path, e))
-        except ValueError as e:
-            raise UserError('%s: bad number: %s' % (path, e))
         self.path = path
+        root = _parse(path, 'graph')
+        graphs = [g for g in root.children if g.tag == 'graph']
+        if root.tag != 'graphml' or len(graphs) != 1:
+            raise self.error(graphs[1].line if len(graphs) > 1 else root.line,
+                             'not a GraphML document with one graph')
+        graph = graphs[0]
+        if graph.get('edgedefault', 'directed') != 'directed':
+            raise self.error(graph.line, 'edgedefault="%s": the graph must be directed'
+                             % graph.get('edgedefault'))
+        keys = {}           # id -> (for, attr.name, default text, line)
+        for k in root.children:
+            if k.tag != 'key':
+                continue
+            if k.get('id') is None or k.get('attr.name') is None:
+                raise self.error(k.line, '<key> without its id or attr.name attribute')
+            default = [d for d in k.children if d.tag == 'default']
+            keys[k.get('id')] = (k.get('for', 'all'), k.get('attr.name'),
+                                 default[0].content() if default else None,
+                                 default[0].line if default else None)
+
+        def key(el):
+            if el.get('key') not in keys:
+                raise self.error(el.line, '<data> refers to undeclared key %r'
+                                 % el.get('key'))
+            return keys[el.get('key')]
+
+        node_defaults = [(name, text, line) for kfor, name, text, line in keys.values()
+                         if kfor in ('node', 'all') and text is not None]
+        self.attrs = {}         # graph attributes: attr.name -> text
+        self.attr_lines = {}    # attr.name -> line
+        self.nodes = {}         # id -> {attr.name: text}
+        self.lines = {}         # id -> line of <node>
+        self.preds = {}         # id -> set of ids
+        found = {}              # id -> {attr.name: line of its text}
+        edges = []
+        for el in graph.children:
+            if el.tag == 'data':
+                kfor, name, _, _ = key(el)
+                if kfor in ('graph', 'all'):
+                    self.attrs[name] = el.content()
+                    self.attr_lines[name] = el.line
+            elif el.tag == 'node':
+                v = el.get('id')
+                if v is None:
+                    raise self.error(el.line, '<node> has no id attribute')
+                if v in self.nodes:
+                    raise self.error(el.line, "node '%s' is declared again (first on "
+                                     'line %d)' % (v, self.lines[v]))
+                attrs = {name: text for name, text, _ in node_defaults}
+                found[v] = {name: line for name, _, line in node_defaults}
+                for d in el.children:
+                    if d.tag == 'data':
+                        kfor, name, _, _ = key(d)
+                        if kfor in ('node', 'all'):
+                            attrs[name] = d.content()
+                            found[v][name] = d.line
+                self.nodes[v] = attrs
+                self.lines[v] = el.line
+                self.preds[v] = set()
+            elif el.tag == 'edge':
+                if el.get('source') is None or el.get('target') is None:
+                    raise self.error(el.line, '<edge> without its source or target attribute')
+                edges.append(el)
+        for el in edges:
+            for end in (el.get('source'), el.get('target')):
+                if end not in self.nodes:
+                    raise self.error(el.line, "edge from '%s' to '%s': no node '%s'"
+                                     % (el.get('source'), el.get('target'), end))
+            self.preds[el.get('target')].add(el.get('source'))
+
+        def number(v, name, default, integer):
+            if name not in self.nodes[v] and default is None:
+                raise self.error(self.lines[v], "node '%s' has no %s" % (v, name))
+            try:
+                return _read_number("node '%s': %s" % (v, name),
+                                    self.nodes[v].get(name, default), integer)
+            except UserError as e:
+                raise self.error(found[v].get(name, self.lines[v]), e)
+
+        try:
+            self.fixed_mem = _read_number('fixed_mem', self.attrs.get('fixed_mem', '0'), True)
+        except UserError as e:
+            raise self.error(self.attr_lines['fixed_mem'], e)
+        self.mem = {v: number(v, 'mem', None, True) for v in self.nodes}
+        self.workspace = {v: number(v, 'workspace', '0', True) for v in self.nodes}
+        self.cost = {v: number(v, 'cost', None, False) for v in self.nodes}
         self.name = self.attrs.get('name', os.path.basename(path))
+
+    def error(self, line, message):
+        """A UserError about line of the file."""
+        return UserError('%s: line %d: %s' % (self.path, line, message))
 
 
 class Plan:
