@@ -211,7 +211,7 @@ parse_cost(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (*s == '\0')
+	if (*s == '\0' || rp_is_hex(s))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -232,7 +232,7 @@ parse_bytes(const char *s, int64_t *out)
 	long long v;
 	double d;
 
-	if (*s == '\0')
+	if (*s == '\0' || rp_is_hex(s))
 		return -1;
 	errno = 0;
 	v = strtoll(s, &end, 10);

@@ -34,7 +34,7 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 	out->text = s;
 	while (isspace((unsigned char)*s))
 		s++;
-	if (*s == '\0' || *s == '-' || *s == '+' ||
+	if (*s == '\0' || *s == '-' || *s == '+' || rp_is_hex(s) ||
 	    !(isdigit((unsigned char)*s) || *s == '.')) {
 		*cause = rp_xasprintf("budget '%s' is not a number of bytes or a percentage", s);
 		return -1;

@@ -1,6 +1,7 @@
 /* util.c: allocation wrappers, string map and clock shared by all modules. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,6 +88,16 @@ rp_xasprintf(const char *fmt, ...)
 	p = rp_xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+int
+rp_is_hex(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 }
 
 int

@@ -26,6 +26,10 @@ char *rp_oneline(char *s);
  * s does not start one (a NUL included). */
 int rp_utf8_len(const char *s);
 
+/* Whether s, after blanks and a sign, starts as a hexadecimal number
+ * ("0x"), which strtod() would take: the formats are decimal. */
+int rp_is_hex(const char *s);
+
 /* The directory part of path, as the file's directory for stat(): "." for
  * a bare name, "/" for a file in the root (caller frees). */
 char *rp_dir_of(const char *path);

@@ -75,6 +75,12 @@ graph bad/mem-workspace-overflow.xml "bad/mem-workspace-overflow.xml:10: the gra
 graph bad/workspace-default-overflow.xml "bad/workspace-default-overflow.xml:10: the graph's memory (fixed_mem plus every node's mem and workspace) exceeds 4 EiB"
 graph bad/cost-sum-huge.xml "bad/cost-sum-huge.xml:10: the node costs sum to inf, more than the 6.25e+298 supported for 3 nodes (a plan's cost, with its recomputations, must stay finite)"
 graph bad/mem-tiny.xml "bad/mem-tiny.xml:11: node 'a': mem '1e-400' is not a whole number of bytes"
+# Numbers are decimal: strtod() took hexadecimal ones (remat-exec did not).
+sed 's|<data key="c">fast<|<data key="c">0x10<|' bad/cost-nan.xml >"$TMP/cost-hex.xml"
+graph "$TMP/cost-hex.xml" "$TMP/cost-hex.xml:11: node 'a': cost '0x10' is not a number"
+sed 's|<data key="m">1.5<|<data key="m"> 0X8<|' bad/mem-fraction.xml >"$TMP/mem-hex.xml"
+graph "$TMP/mem-hex.xml" "$TMP/mem-hex.xml:11: node 'a': mem '0X8' is not a whole number of bytes"
+rm -f "$TMP/cost-hex.xml" "$TMP/mem-hex.xml"
 graph bad/workspace-bad.xml "bad/workspace-bad.xml:11: node 'a': workspace 'lots' is not a whole number of bytes"
 graph bad/kind-bad.xml "bad/kind-bad.xml:11: node 'a': kind 'sideways' is not 'forward' or 'backward'"
 graph bad/recompute-bad.xml "bad/recompute-bad.xml:11: node 'a': recompute 'maybe' is not 'true' or 'false'"
@@ -379,6 +385,8 @@ expect 2 "remat-plan: budget 'lots' is not a number of bytes or a percentage
 $TRY" --graph $L --budget lots
 expect 2 "remat-plan: budget '-1G' is not a number of bytes or a percentage
 $TRY" --graph $L --budget -1G
+expect 2 "remat-plan: budget '0x10' is not a number of bytes or a percentage
+$TRY" --graph $L --budget 0x10
 expect 2 "remat-plan: budget '16Q' has an unknown unit 'Q' (use K, M, G, T, KB, MB, GB, TB or %)
 $TRY" --graph $L --budget 16Q
 expect 2 "remat-plan: budget '0' must be at least 1 byte
