@@ -1239,7 +1239,7 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 		/* the lowest budget; at a tie, the cheaper plan */
 		if (m[i].found && (lowest < 0 || m[i].budget < m[lowest].budget ||
 		    (m[i].budget == m[lowest].budget &&
-		    m[i].res.sim.cost < m[lowest].res.sim.cost)))
+		    rp_cost_less(m[i].res.sim.cost, m[lowest].res.sim.cost))))
 			lowest = i;
 	}
 	tty_clear();

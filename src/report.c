@@ -80,15 +80,6 @@ percent_of(const struct rp_problem *pb, int64_t b)
 	    (double)pb->ckpt_all_peak : NAN;
 }
 
-/* Whether the run's bound holds for every plan: it is the baseline, or
- * the bound for every plan reaches it. */
-static int
-bound_for_all(const struct rp_problem *pb, const struct rp_bound *b)
-{
-	return b->value <= pb->baseline || (!isnan(b->any) &&
-	    b->any >= b->value);
-}
-
 /* The bound a plan's cost is set against: the run's for a
  * frontier-advancing plan, the bound for every plan for another. */
 static double
@@ -284,7 +275,7 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "lower bound,infeasible,,,,%lld,,,no,%s,,\n",
 		    (long long)pb->budget, isinf(b->any) ? "no plan fits" :
 		    "no frontier-advancing plan fits");
-	else if (!isnan(lb) && bound_for_all(pb, b) && lb > pb->baseline) {
+	else if (!isnan(lb) && rp_bound_for_all(pb, b) && lb > pb->baseline) {
 		char *w = rp_xasprintf("every plan (the first computation of "
 		    "node '%s'%s)", pb->g->id[b->any_node], any_short(b));
 		fprintf(f, "lower bound,bound,%.10g,,,%lld,,,no,", lb,
@@ -361,7 +352,7 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	    isinf(lb) ? "true" : "false");
 	if (isfinite(lb))
 		fprintf(f, ",\"lower_bound_holds_for\":\"%s\"",
-		    bound_for_all(pb, b) ? "every plan" :
+		    rp_bound_for_all(pb, b) ? "every plan" :
 		    "frontier-advancing plans");
 	if (!isnan(b->any)) {
 		fprintf(f, ",\"any_plan_bound\":");
@@ -423,7 +414,7 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 {
 	double lb = b->value;
 	int lbst = b->stage;
-	int i, all = !isnan(lb) && bound_for_all(pb, b);
+	int i, all = !isnan(lb) && rp_bound_for_all(pb, b);
 	char peak[32], tm[32], bud[32];
 	/* plans' costs are shown relative to a finite bound */
 	int ratio = isfinite(lb) || isfinite(b->any);
@@ -705,8 +696,13 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		    sw->strats[row->picked]->name : NULL);
 		fprintf(f, ",\"lower_bound\":");
 		json_num(f, "%.10g", row->bound);
-		fprintf(f, ",\"frontier_advancing_infeasible\":%s,\"plan\":",
+		fprintf(f, ",\"frontier_advancing_infeasible\":%s",
 		    isinf(row->bound) ? "true" : "false");
+		if (isfinite(row->bound))
+			fprintf(f, ",\"lower_bound_holds_for\":\"%s\"",
+			    row->bound_every ? "every plan" :
+			    "frontier-advancing plans");
+		fprintf(f, ",\"plan\":");
 		json_str_or_null(f, row->plan_file);
 		fputc('}', f);
 	}
@@ -716,7 +712,7 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 static void
 sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 {
-	int r, i, carried = 0, w;
+	int r, i, carried = 0, some_fa = 0, w;
 	char b[32];
 
 	graph_line(f, pb);
@@ -730,6 +726,7 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 	for (r = 0; r < sw->nrows; r++) {
 		const struct rp_sweep_row *row = &sw->rows[r];
 		char bd[32] = "-";
+		int fa;
 
 		rp_format_bytes(row->budget, b, sizeof b);
 		fprintf(f, "%-10s %5.1f%%", b, percent_of(pb, row->budget));
@@ -753,9 +750,13 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		if (isinf(row->bound))
 			snprintf(bd, sizeof bd, "infeasible");
 		else if (!isnan(row->bound) && pb->baseline > 0)
-			snprintf(bd, sizeof bd, "%.3fx", row->bound / pb->baseline);
-		fprintf(f, "  %-14s %9s\n", row->picked >= 0 ?
-		    sw->strats[row->picked]->name : "-", bd);
+			snprintf(bd, sizeof bd, "%.3fx", row->bound /
+			    pb->baseline);
+		/* the numbers aligned, a bound for some plans marked after */
+		fa = !isnan(row->bound) && !row->bound_every;
+		some_fa |= fa;
+		fprintf(f, "  %-14s %9s%s\n", row->picked >= 0 ?
+		    sw->strats[row->picked]->name : "-", bd, fa ? "^" : "");
 	}
 	fputc('\n', f);
 	fprintf(f, "figures are cost / baseline; over: the plan exceeds the "
@@ -765,8 +766,10 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 	if (carried)
 		fprintf(f, "*: the strategy's plan for a tighter budget, cheaper "
 		    "than its own here (it fits this budget too)\n");
-	fprintf(f, "bound: the strongest lower bound found at that budget; "
-	    "it holds for frontier-advancing plans when above 1.000x\n");
+	fprintf(f, "bound: the strongest lower bound found at that budget, "
+	    "which holds for every plan%s\n", some_fa ? "; ^: only for "
+	    "frontier-advancing plans (each node computed first in execution "
+	    "order, once per stage)" : "");
 	for (r = 0; r < sw->nrows; r++)
 		if (sw->rows[r].plan_file != NULL)
 			break;

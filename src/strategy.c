@@ -249,6 +249,13 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 	return b->value = lb;
 }
 
+int
+rp_bound_for_all(const struct rp_problem *pb, const struct rp_bound *b)
+{
+	return b->value <= pb->baseline || (!isnan(b->any) &&
+	    b->any >= b->value);
+}
+
 #define BOUND_LP_SECONDS 5.0
 
 double
@@ -268,6 +275,18 @@ rp_bound_deadline(const struct rp_options *o, double start, int n)
 }
 
 int
+rp_cost_less(double a, double b)
+{
+	return a < b && b - a > RP_COST_TIE * fabs(b);
+}
+
+int
+rp_plan_better(double c, int64_t p, double bc, int64_t bp)
+{
+	return rp_cost_less(c, bc) || (!rp_cost_less(bc, c) && p < bp);
+}
+
+int
 rp_pick(const struct rp_result *res, int n)
 {
 	int i, best = -1;
@@ -275,9 +294,8 @@ rp_pick(const struct rp_result *res, int n)
 	for (i = 0; i < n; i++) {
 		if (res[i].status != RP_FITS)
 			continue;
-		if (best < 0 || res[i].sim.cost < res[best].sim.cost ||
-		    (res[i].sim.cost == res[best].sim.cost &&
-		    res[i].sim.peak < res[best].sim.peak))
+		if (best < 0 || rp_plan_better(res[i].sim.cost,
+		    res[i].sim.peak, res[best].sim.cost, res[best].sim.peak))
 			best = i;
 	}
 	return best;

@@ -197,6 +197,11 @@ double rp_results_bound(const struct rp_problem *pb,
     const struct rp_result *res, int n, double deadline,
     const struct rp_stage_memo *sm, struct rp_bound *b);
 
+/* Whether b->value (rp_results_bound's) holds for every plan: it is the
+ * baseline, or the bound for every plan reaches it; else it holds for
+ * frontier-advancing plans only. */
+int rp_bound_for_all(const struct rp_problem *pb, const struct rp_bound *b);
+
 /* The deadline of the bound's LPs after a run of n strategies that
  * started at start: what is left of the run's time (twice --time-limit,
  * or the limit itself for one strategy), at most 5 s, and never less
@@ -210,8 +215,18 @@ double rp_bound_deadline(const struct rp_options *o, double start, int n);
  * then stops within twice that as well). */
 double rp_run_limit(const struct rp_options *o);
 
+/* Whether cost a is below cost b by more than rounding: plans that make
+ * the same computations in another order sum their costs in another
+ * order, and are as cheap (RP_COST_TIE relative). */
+#define RP_COST_TIE 1e-12
+int rp_cost_less(double a, double b);
+
+/* Whether a fitting plan of cost c and peak p is picked over one of cost
+ * bc and peak bp: cheaper (rp_cost_less), or as cheap with a lower peak. */
+int rp_plan_better(double c, int64_t p, double bc, int64_t bp);
+
 /* The index of the cheapest result that fits (ties: lower peak, then
- * earlier), or -1 when none fits. */
+ * earlier; rp_plan_better), or -1 when none fits. */
 int rp_pick(const struct rp_result *res, int n);
 
 const char *rp_status_name(enum rp_status st);

@@ -66,14 +66,6 @@ rp_run_strategies(const struct rp_problem *pb,
 	rp_lp_memo_destroy(&memo);
 }
 
-/* Whether a fitting plan of cost c and peak p beats the one of cost bc and
- * peak bp: cheaper, then lower peak. */
-static int
-better(double c, int64_t p, double bc, int64_t bp)
-{
-	return c < bc || (c == bc && p < bp);
-}
-
 int
 rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
@@ -117,6 +109,8 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			    hooks != NULL ? hooks->arg : NULL, res);
 			row->bound = rp_results_bound(&at, res, n,
 			    rp_bound_deadline(base->opt, t0, n), &sm, &lb);
+			row->bound_every = !isnan(row->bound) &&
+			    rp_bound_for_all(&at, &lb);
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
 				c->status = res[i].status;
@@ -129,7 +123,8 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 				 * run's at a tie, as a single run shows it). */
 				if (res[i].status == RP_FITS &&
 				    (!best[i].has_plan ||
-				    res[i].sim.cost <= best[i].sim.cost)) {
+				    !rp_cost_less(best[i].sim.cost,
+				    res[i].sim.cost))) {
 					rp_result_destroy(&best[i]);
 					best[i] = res[i];
 					memset(&res[i], 0, sizeof res[i]);
@@ -143,7 +138,7 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 				c->cost = best[i].sim.cost;
 				c->peak = best[i].sim.peak;
 				c->nrecompute = best[i].sim.nrecompute;
-				if (row->picked < 0 || better(c->cost, c->peak,
+				if (row->picked < 0 || rp_plan_better(c->cost, c->peak,
 				    row->cell[row->picked].cost,
 				    row->cell[row->picked].peak))
 					row->picked = i;

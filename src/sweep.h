@@ -57,6 +57,8 @@ struct rp_sweep_row {
 	double bound;		/* the strongest lower bound found at this
 				   budget (NaN: none; +inf: no frontier-
 				   advancing plan fits) */
+	int bound_every;	/* it holds for every plan, not only the
+				   frontier-advancing ones (rp_bound_for_all) */
 	int picked;		/* the strategy whose plan is the cheapest
 				   shown, or -1 */
 	int failed;		/* a strategy failed here */

@@ -188,6 +188,32 @@ else
 	fail "script(1) is needed to give a sweep a terminal (Debian: bsdutils)"
 fi
 
+# --- what the bound holds for ---------------------------------------------
+# A sweep's bound column said "it holds for frontier-advancing plans when
+# above 1.000x", also where it was the bound for every plan (heuristics
+# only). Now a bound for frontier-advancing plans only is marked '^', as
+# its JSON says, and a run of heuristics has no mark.
+"$RP" --graph "$U" --budgets 70%,80% -s dtr >"$TMP/out" 2>"$TMP/err"
+! grep -q '\^' "$TMP/out" &&
+    grep -q '^bound: the strongest lower bound found at that budget, which holds for every plan$' "$TMP/out" &&
+    pass "a sweep of heuristics: its bounds hold for every plan, and say so" ||
+    fail "a sweep of heuristics: $(tail -2 "$TMP/out")"
+"$RP" --graph "$U" --budgets 70%,80% -s dtr,lp-round -t 20 >"$TMP/out" 2>"$TMP/err"
+"$RP" --graph "$U" --budgets 70%,80% -s dtr,lp-round -t 20 -f json >"$TMP/json" 2>"$TMP/err"
+grep -q '^81.4 MiB .*x^$' "$TMP/out" && grep -q '; ^: only for frontier-advancing plans' "$TMP/out" &&
+    [ "$(grep -o '"lower_bound_holds_for":"frontier-advancing plans"' "$TMP/json" | wc -l)" = 2 ] &&
+    pass "a sweep with the LP: its bound for frontier-advancing plans is marked, in JSON too" ||
+    fail "a sweep with the LP: $(cat "$TMP/out") $(grep -o '"lower_bound_holds_for":"[^"]*"' "$TMP/json")"
+
+# Plans as cheap but for rounding (the same computations summed in
+# another order) are a tie: the strategy listed first is picked, as the
+# man page says (lp-round's sum was 1e-14 below lookahead's and won).
+"$RP" --graph "$U" --budget 100MB -s lookahead,peak-split,lp-round -t 20 \
+    >"$TMP/out" 2>"$TMP/err"
+grep -q '^picked lookahead: ' "$TMP/out" &&
+    pass "plans as cheap but for rounding: the first listed is picked" ||
+    fail "a tie but for rounding: $(grep -A3 '^lookahead\|^picked' "$TMP/out")"
+
 # --- the picture ----------------------------------------------------------
 "$RP" --graph "$U" --sweep 40%:100%:10% -s $FAST,lp-round -t 20 \
     --plot "$TMP/u.svg" >/dev/null 2>"$TMP/err"
