@@ -369,6 +369,12 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-c.xml: line $line: node '[^']*': cost 'nan' is not a finite number" &&
 	    pass "a cost that is not a number: the message names the line" ||
 	    fail "a cost that is not a number: $(tail -1 "$TMP/err")"
+	# An encoding expat cannot read (UTF-7) was a ValueError traceback,
+	# for the graph and for the plan.
+	sed '1s/UTF-8/UTF-7/' "$TMP/mlp.xml" >"$TMP/bad-u.xml"
+	mistake "a graph in UTF-7" "$EXEC" --graph "$TMP/bad-u.xml" --plan "$TMP/mlp-plan.xml"
+	sed '1s/UTF-8/UTF-7/' "$TMP/mlp-plan.xml" >"$TMP/bad-up.xml"
+	mistake "a plan in UTF-7" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-up.xml"
 	sed '0,/<data key="op">[^<]*</s//<data key="op">aten.bogus</' "$TMP/mlp.xml" >"$TMP/bad-o.xml"
 	mistake "a graph that is not the traced step" "$EXEC" --graph "$TMP/bad-o.xml" \
 	    --plan "$TMP/mlp-plan.xml"

@@ -175,14 +175,16 @@ class _Element:
 
 def _parse(path, what):
     """The root _Element of the XML file at path (see _read), with the line
-    of each element; namespaces are dropped from the names."""
-    parser = xml.parsers.expat.ParserCreate(namespace_separator=' ')
+    of each element; prefixes are dropped from the names, and namespaces
+    not looked at (as remat-plan, which reads a prefix it cannot resolve)."""
+    parser = xml.parsers.expat.ParserCreate()
     parser.buffer_text = True
     stack, top = [], []
 
     def start(name, attrs):
-        el = _Element(name.rpartition(' ')[2],
-                      {k.rpartition(' ')[2]: v for k, v in attrs.items()},
+        el = _Element(name.rpartition(':')[2],
+                      {k.rpartition(':')[2]: v for k, v in attrs.items()
+                       if k != 'xmlns' and not k.startswith('xmlns:')},
                       parser.CurrentLineNumber)
         (stack[-1].children if stack else top).append(el)
         stack.append(el)
@@ -190,11 +192,18 @@ def _parse(path, what):
     parser.StartElementHandler = start
     parser.EndElementHandler = lambda name: stack.pop()
     parser.CharacterDataHandler = lambda text: stack and stack[-1].text.append(text)
+    _run(parser, _read(path, what), path, what)
+    return top[0]
+
+
+def _run(parser, data, path, what):
+    """Parses data with parser; a file expat cannot read is a UserError."""
     try:
-        parser.Parse(_read(path, what), True)
+        parser.Parse(data, True)
     except xml.parsers.expat.ExpatError as e:
         raise UserError('%s %s is not well-formed XML: %s' % (what, path, e))
-    return top[0]
+    except ValueError as e:     # "multi-byte encodings are not supported"
+        raise UserError('cannot read %s %s: %s' % (what, path, e))
 
 
 def _read(path, what):
@@ -252,14 +261,16 @@ class GraphFile:
         if graph.get('edgedefault', 'directed') != 'directed':
             raise self.error(graph.line, 'edgedefault="%s": the graph must be directed'
                              % graph.get('edgedefault'))
-        keys = {}           # id -> (for, attr.name, default text, line)
+        keys = {}           # id -> (for, attr.name or None, default text, line)
         for k in root.children:
             if k.tag != 'key':
                 continue
-            if k.get('id') is None or k.get('attr.name') is None:
-                raise self.error(k.line, '<key> without its id or attr.name attribute')
+            if k.get('id') is None:
+                raise self.error(k.line, '<key> has no id attribute')
             default = [d for d in k.children if d.tag == 'default']
-            keys[k.get('id')] = (k.get('for', 'all'), k.get('attr.name'),
+            # a key without attr.name names no attribute: its data is ignored
+            keys[k.get('id')] = (k.get('for', 'all').strip() if k.get('attr.name') else None,
+                                 k.get('attr.name'),
                                  default[0].content() if default else None,
                                  default[0].line if default else None)
 
@@ -382,10 +393,7 @@ class Plan:
             self.lines.append(line)
 
         parser.StartElementHandler = start
-        try:
-            parser.Parse(data, True)
-        except xml.parsers.expat.ExpatError as e:
-            raise UserError('plan %s is not well-formed XML: %s' % (path, e))
+        _run(parser, data, path, 'plan')
         self.computes = sum(s[0] == 'compute' for s in self.statements)
 
     def error_at(self, i, e):
