@@ -196,9 +196,9 @@ DEFAULT_OMITTED = ('coarsen', 'input_dtype', 'class_dim',
 
 def check_spec(spec, recorded, path, warn, lines=None):
     """The spec must describe the step the graph file at path records
-    (recorded: its graph attributes; lines: the line of each).  The device, the cost model and the
-    PyTorch version may differ: they change costs, not the graph; another
-    PyTorch version is passed to warn(message)."""
+    (recorded: its graph attributes; lines: the line of each).  The device,
+    the cost model and the PyTorch version may differ: they change costs,
+    not the graph; another PyTorch version is passed to warn(message)."""
     for key, value in spec.attributes().items():
         known = recorded.get(key)
         if key in ('device', 'cost_model'):
