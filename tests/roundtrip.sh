@@ -375,6 +375,20 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "a graph in UTF-7" "$EXEC" --graph "$TMP/bad-u.xml" --plan "$TMP/mlp-plan.xml"
 	sed '1s/UTF-8/UTF-7/' "$TMP/mlp-plan.xml" >"$TMP/bad-up.xml"
 	mistake "a plan in UTF-7" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-up.xml"
+	# Read as remat-plan reads them: a NUL byte (UTF-16) refused, digits
+	# in ASCII only, a plan's statement named with its file.
+	iconv -f UTF-8 -t UTF-16 "$TMP/mlp.xml" >"$TMP/bad-16.xml"
+	mistake "a graph in UTF-16" "$EXEC" --graph "$TMP/bad-16.xml" --plan "$TMP/mlp-plan.xml"
+	grep -q "bad-16.xml: line 1: a NUL byte in the file" "$TMP/err" &&
+	    pass "a graph in UTF-16: refused as remat-plan refuses it" ||
+	    fail "a graph in UTF-16: $(tail -1 "$TMP/err")"
+	sed '0,/<data key="mem">\([0-9]*\)\([0-9]\)</s//<data key="mem">\1_\2</' "$TMP/mlp.xml" >"$TMP/bad-m.xml"
+	mistake "a mem with an underscore" "$EXEC" --graph "$TMP/bad-m.xml" --plan "$TMP/mlp-plan.xml"
+	sed '0,/<compute node="[^"]*"/s//<compute node="nosuch"/' "$TMP/mlp-plan.xml" >"$TMP/bad-n.xml"
+	mistake "a plan computing no node of the graph" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-n.xml"
+	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-n.xml: line [0-9]*: plan computes 'nosuch'" &&
+	    pass "a plan computing no node of the graph: its file and line named" ||
+	    fail "a plan computing no node of the graph: $(tail -1 "$TMP/err")"
 	sed '0,/<data key="op">[^<]*</s//<data key="op">aten.bogus</' "$TMP/mlp.xml" >"$TMP/bad-o.xml"
 	mistake "a graph that is not the traced step" "$EXEC" --graph "$TMP/bad-o.xml" \
 	    --plan "$TMP/mlp-plan.xml"

@@ -162,7 +162,7 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
     spec = ModelSpec(model=model, module=module,
                      seed=pick(args.seed, 'seed', _seed, 0),
                      device=pick(args.device, 'device', str, 'cpu'),
-                     num_classes=pick(args.num_classes, 'num_classes', int, None),
+                     num_classes=pick(args.num_classes, 'num_classes', _positive, None),
                      coarsen=pick(args.coarsen, 'coarsen', _positive, None),
                      input_dtype=pick(args.input_dtype, 'input_dtype', _choice(INPUT_DTYPES), None),
                      class_dim=pick(args.class_dim, 'class_dim', _choice(('1', 'last')), None),

@@ -197,12 +197,12 @@ def check_match(graph, file):
         raise UserError('%s: %s' % (file.path, message))
     missing = [v for v in file.nodes if v not in graph.by_name]
     if missing:
-        raise file.error(file.lines[missing[0]], 'node %s is not in the traced step of %s '
+        raise file.error(file.lines[missing[0]], "node '%s' is not in the traced step of %s "
                          '(%d nodes in the file, %d traced)'
                          % (missing[0], step, len(file.nodes), len(graph.nodes)))
     extra = [g.name for g in graph.nodes if g.name not in file.nodes]
     if extra:
-        raise UserError('%s has no node %s of the traced step of %s (%d nodes in the '
+        raise UserError("%s has no node '%s' of the traced step of %s (%d nodes in the "
                         'file, %d traced)' % (file.path, extra[0], step,
                                               len(file.nodes), len(graph.nodes)))
     for g in graph.nodes:
@@ -216,7 +216,7 @@ def check_match(graph, file):
                 if what == 'predecessors':      # in a fixed order
                     file_value, traced = ('{%s}' % ', '.join(sorted(x))
                                           for x in (file_value, traced))
-                raise file.error(file.lines[g.name], 'node %s: %s %s in the file, %s '
+                raise file.error(file.lines[g.name], "node '%s': %s %s in the file, %s "
                                  'traced: the graph does not match the traced step of %s'
                                  % (g.name, what, file_value, traced, step))
 

@@ -4,6 +4,7 @@ have the attributes of graph.OpNode."""
 
 import math
 import os
+import re
 import stat
 import tempfile
 import xml.etree.ElementTree as ET
@@ -157,12 +158,12 @@ def _write_atomically(tree, path):
 # Reading the graph and the plan.
 
 class _Element:
-    """An element of an XML file read with expat: its local name,
-    attributes, line, children and text."""
-    __slots__ = ('tag', 'attrs', 'line', 'children', 'text')
+    """An element of an XML file read with expat: its name (local where its
+    prefix is declared), namespace, attributes, line, children and text."""
+    __slots__ = ('tag', 'ns', 'attrs', 'line', 'children', 'text')
 
-    def __init__(self, tag, attrs, line):
-        self.tag, self.attrs, self.line = tag, attrs, line
+    def __init__(self, tag, ns, attrs, line):
+        self.tag, self.ns, self.attrs, self.line = tag, ns, attrs, line
         self.children = []
         self.text = []
 
@@ -175,25 +176,51 @@ class _Element:
 
 def _parse(path, what):
     """The root _Element of the XML file at path (see _read), with the line
-    of each element; prefixes are dropped from the names, and namespaces
-    not looked at (as remat-plan, which reads a prefix it cannot resolve)."""
+    of each element.  Namespaces are resolved here, as remat-plan resolves
+    them: a name whose prefix no namespace is declared for is a name of its
+    own ('x:node' is not 'node'; expat's namespace mode would refuse the
+    file), and only attributes without a prefix count."""
     parser = xml.parsers.expat.ParserCreate()
     parser.buffer_text = True
-    stack, top = [], []
+    parser.specified_attributes = True      # no DOCTYPE defaults
+    stack, top, scopes = [], [], [{}]
 
     def start(name, attrs):
-        el = _Element(name.rpartition(':')[2],
-                      {k.rpartition(':')[2]: v for k, v in attrs.items()
-                       if k != 'xmlns' and not k.startswith('xmlns:')},
+        scope = scopes[-1]
+        declared = {k[6:]: v for k, v in attrs.items()
+                    if k == 'xmlns' or k.startswith('xmlns:')}
+        if declared:
+            scope = dict(scope, **declared)
+        prefix, _, local = name.rpartition(':')
+        if prefix and prefix in scope:
+            tag, ns = local, scope[prefix]
+        else:
+            tag, ns = name, scope.get('') if not prefix else None
+        el = _Element(tag, ns or None, {k: v for k, v in attrs.items()
+                                        if ':' not in k and k != 'xmlns'},
                       parser.CurrentLineNumber)
         (stack[-1].children if stack else top).append(el)
         stack.append(el)
+        scopes.append(scope)
+
+    def end(name):
+        stack.pop()
+        scopes.pop()
 
     parser.StartElementHandler = start
-    parser.EndElementHandler = lambda name: stack.pop()
+    parser.EndElementHandler = end
     parser.CharacterDataHandler = lambda text: stack and stack[-1].text.append(text)
     _run(parser, _read(path, what), path, what)
     return top[0]
+
+
+def _drop_foreign(root):
+    """Removes the elements of other namespaces below root (extensions)."""
+    todo = [root]
+    while todo:
+        el = todo.pop()
+        el.children = [c for c in el.children if c.ns in (None, NS)]
+        todo.extend(el.children)
 
 
 def _run(parser, data, path, what):
@@ -208,8 +235,8 @@ def _run(parser, data, path, what):
 
 def _read(path, what):
     """The bytes of the XML file at path, read as remat-plan(5) says: a
-    regular file (a FIFO would wait for a writer), with no entity
-    declarations."""
+    regular file (a FIFO would wait for a writer), with no NUL byte and no
+    entity declarations."""
     try:
         with open(path, 'rb', opener=_open_nonblocking) as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
@@ -218,9 +245,11 @@ def _read(path, what):
             data = f.read()
     except OSError as e:
         raise UserError('cannot read %s %s: %s' % (what, path, e.strerror))
-    if b'<!ENTITY' in data:
-        raise UserError('%s %s: line %d: entity declarations are refused'
-                        % (what, path, data[:data.index(b'<!ENTITY')].count(b'\n') + 1))
+    for bad, why in ((b'\0', 'a NUL byte in the file (it is not a text document)'),
+                     (b'<!ENTITY', 'entity declarations are refused')):
+        if bad in data:     # (a NUL first: UTF-16 would hide an entity)
+            raise UserError('%s: line %d: %s' % (
+                path, data[:data.index(bad)].count(b'\n') + 1, why))
     return data
 
 
@@ -229,17 +258,30 @@ def _open_nonblocking(path, flags):
     return os.open(path, flags | os.O_NONBLOCK)
 
 
+# Numbers as remat-plan reads them: decimal, in ASCII (float() would take
+# '65_536' and other scripts' digits); byte counts up to 4.6e18.
+_DECIMAL = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?', re.ASCII)
+_INTEGER = re.compile(r'[+-]?\d+', re.ASCII)
+MAX_BYTES = 4600000000000000000
+
+
 def _read_number(where, text, integer):
     """An attribute as a number: finite and not negative, and for byte
-    counts whole (1048576.0 is accepted); where names it in the message."""
-    try:
+    counts whole (1048576.0 is accepted) and exact; where names it in the
+    message."""
+    text = text.strip()
+    if integer and _INTEGER.fullmatch(text):
+        value = int(text)
+    elif _DECIMAL.fullmatch(text):
         value = float(text)
-    except ValueError:
+    else:
         value = math.nan
     if not 0 <= value < math.inf or (integer and value != int(value)):
         raise UserError('%s %r is not a %s' % (
             where, text, 'whole number of bytes, not negative'
             if integer else 'finite number, not negative'))
+    if integer and value > MAX_BYTES:
+        raise UserError('%s %s is too large' % (where, text))
     return int(value) if integer else value
 
 
@@ -253,6 +295,10 @@ class GraphFile:
     def __init__(self, path):
         self.path = path
         root = _parse(path, 'graph')
+        if root.ns not in (None, NS):
+            raise self.error(root.line, "root element '%s' is in namespace '%s', "
+                             'expected %s or none' % (root.tag, root.ns, NS))
+        _drop_foreign(root)
         graphs = [g for g in root.children if g.tag == 'graph']
         if root.tag != 'graphml' or len(graphs) != 1:
             raise self.error(graphs[1].line if len(graphs) > 1 else root.line,
@@ -261,26 +307,31 @@ class GraphFile:
         if graph.get('edgedefault', 'directed') != 'directed':
             raise self.error(graph.line, 'edgedefault="%s": the graph must be directed'
                              % graph.get('edgedefault'))
-        keys = {}           # id -> (for, attr.name or None, default text, line)
+        keys = {}   # id -> (for, attr.name or None, default text, its line, line)
         for k in root.children:
             if k.tag != 'key':
                 continue
             if k.get('id') is None:
                 raise self.error(k.line, '<key> has no id attribute')
+            if k.get('id') in keys:
+                raise self.error(k.line, "duplicate key id '%s' (first declared at line %d)"
+                                 % (k.get('id'), keys[k.get('id')][4]))
             default = [d for d in k.children if d.tag == 'default']
             # a key without attr.name names no attribute: its data is ignored
             keys[k.get('id')] = (k.get('for', 'all').strip() if k.get('attr.name') else None,
                                  k.get('attr.name'),
                                  default[0].content() if default else None,
-                                 default[0].line if default else None)
+                                 default[0].line if default else None, k.line)
 
         def key(el):
+            if el.get('key') is None:
+                raise self.error(el.line, '<data> has no key attribute')
             if el.get('key') not in keys:
                 raise self.error(el.line, '<data> refers to undeclared key %r'
                                  % el.get('key'))
-            return keys[el.get('key')]
+            return keys[el.get('key')][:4]
 
-        node_defaults = [(name, text, line) for kfor, name, text, line in keys.values()
+        node_defaults = [(name, text, line) for kfor, name, text, line, _ in keys.values()
                          if kfor in ('node', 'all') and text is not None]
         self.attrs = {}         # graph attributes: attr.name -> text
         self.attr_lines = {}    # attr.name -> line
@@ -297,7 +348,7 @@ class GraphFile:
                     self.attr_lines[name] = el.line
             elif el.tag == 'node':
                 v = el.get('id')
-                if v is None:
+                if not v:
                     raise self.error(el.line, '<node> has no id attribute')
                 if v in self.nodes:
                     raise self.error(el.line, "node '%s' is declared again (first on "
@@ -340,7 +391,17 @@ class GraphFile:
         self.mem = {v: number(v, 'mem', None, True) for v in self.nodes}
         self.workspace = {v: number(v, 'workspace', '0', True) for v in self.nodes}
         self.cost = {v: number(v, 'cost', None, False) for v in self.nodes}
-        self.name = self.attrs.get('name', os.path.basename(path))
+        # remat-plan(5): the name attribute, else the graph's id (not
+        # networkx's placeholder G), else the file name without its suffix
+        base = os.path.basename(path)
+        for suffix in ('.xml', '.graphml'):
+            if base.endswith(suffix) and len(base) > len(suffix):
+                base = base[:-len(suffix)]
+                break
+        base = ''.join('?' if ord(c) < 0x20 or ord(c) == 0x7f or 0xdc80 <= ord(c) <= 0xdcff
+                       else c for c in base)     # bytes not UTF-8: as remat-plan
+        self.name = self.attrs.get('name') or (
+            graph.get('id') if graph.get('id') not in (None, '', 'G') else base)
 
     def error(self, line, message):
         """A UserError about line of the file."""
@@ -355,10 +416,12 @@ class Plan:
 
     def __init__(self, path):
         data = _read(path, 'plan')
+        self.path = path
         self.attrs = None
         self.statements = []
         self.lines = []
         parser = xml.parsers.expat.ParserCreate(namespace_separator=' ')
+        parser.specified_attributes = True      # no DOCTYPE defaults
         # Statements are in the root's namespace (normally none); compute
         # or free elements of another one are extensions, not executed.
         root_ns = []
@@ -372,7 +435,7 @@ class Plan:
                                     % (path, tag))
                 root_ns.append(ns)
                 self.attrs = dict(attrs)
-                if self.attrs.get('version') != '1':
+                if self.attrs.get('version', '1') != '1':
                     raise UserError('%s: line %d: plan format version %r, not 1 (the '
                                     'one this reader knows)'
                                     % (path, line, self.attrs.get('version')))
@@ -397,7 +460,9 @@ class Plan:
         self.computes = sum(s[0] == 'compute' for s in self.statements)
 
     def error_at(self, i, e):
-        """The UserError e, about statement i, with that statement's line."""
+        """The UserError e, about statement i, with the plan's file and that
+        statement's line (located: nothing to add)."""
         if i < len(self.lines):
-            return UserError('line %d: %s' % (self.lines[i], e))
+            e = UserError('%s: line %d: %s' % (self.path, self.lines[i], e))
+            e.located = True
         return e
