@@ -174,38 +174,52 @@ class _Element:
         return ''.join(self.text).strip()
 
 
-def _parse(path, what):
-    """The root _Element of the XML file at path (see _read), with the line
-    of each element.  Namespaces are resolved here, as remat-plan resolves
-    them: a name whose prefix no namespace is declared for is a name of its
-    own ('x:node' is not 'node'; expat's namespace mode would refuse the
-    file), and only attributes without a prefix count."""
-    parser = xml.parsers.expat.ParserCreate()
-    parser.buffer_text = True
-    parser.specified_attributes = True      # no DOCTYPE defaults
-    stack, top, scopes = [], [], [{}]
+class _Namespaces:
+    """The namespace scopes of a file read by expat without its namespace
+    mode (which refuses a prefix that no namespace is declared for): names
+    resolved as remat-plan resolves them.  Such a prefixed name is a name
+    of its own ('x:node' is not 'node'), and only attributes without a
+    prefix count."""
 
-    def start(name, attrs):
-        scope = scopes[-1]
+    def __init__(self):
+        self.scopes = [{}]
+
+    def enter(self, name, attrs):
+        """(name, namespace or None, attributes) of an element that starts."""
+        scope = self.scopes[-1]
         declared = {k[6:]: v for k, v in attrs.items()
                     if k == 'xmlns' or k.startswith('xmlns:')}
         if declared:
             scope = dict(scope, **declared)
+        self.scopes.append(scope)
         prefix, _, local = name.rpartition(':')
         if prefix and prefix in scope:
             tag, ns = local, scope[prefix]
         else:
-            tag, ns = name, scope.get('') if not prefix else None
-        el = _Element(tag, ns or None, {k: v for k, v in attrs.items()
-                                        if ':' not in k and k != 'xmlns'},
-                      parser.CurrentLineNumber)
+            tag, ns = name, None if prefix else scope.get('')
+        return tag, ns or None, {k: v for k, v in attrs.items()
+                                 if ':' not in k and k != 'xmlns'}
+
+    def leave(self):
+        self.scopes.pop()
+
+
+def _parse(path, what):
+    """The root _Element of the XML file at path (see _read), with the line
+    of each element and its namespace (_Namespaces)."""
+    parser = xml.parsers.expat.ParserCreate()
+    parser.buffer_text = True
+    parser.specified_attributes = True      # no DOCTYPE defaults
+    stack, top, names = [], [], _Namespaces()
+
+    def start(name, attrs):
+        el = _Element(*names.enter(name, attrs), parser.CurrentLineNumber)
         (stack[-1].children if stack else top).append(el)
         stack.append(el)
-        scopes.append(scope)
 
     def end(name):
         stack.pop()
-        scopes.pop()
+        names.leave()
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -420,19 +434,20 @@ class Plan:
         self.attrs = None
         self.statements = []
         self.lines = []
-        parser = xml.parsers.expat.ParserCreate(namespace_separator=' ')
+        parser = xml.parsers.expat.ParserCreate()
         parser.specified_attributes = True      # no DOCTYPE defaults
+        names = _Namespaces()
         # Statements are in the root's namespace (normally none); compute
         # or free elements of another one are extensions, not executed.
         root_ns = []
 
         def start(name, attrs):
-            ns, _, tag = name.rpartition(' ')
+            tag, ns, attrs = names.enter(name, attrs)
             line = parser.CurrentLineNumber
             if self.attrs is None:
                 if tag != 'plan':
-                    raise UserError('%s is not a plan: its root element is <%s>'
-                                    % (path, tag))
+                    raise UserError('%s: line %d: not a plan: its root element is '
+                                    '<%s>' % (path, line, name))
                 root_ns.append(ns)
                 self.attrs = dict(attrs)
                 if self.attrs.get('version', '1') != '1':
@@ -456,6 +471,7 @@ class Plan:
             self.lines.append(line)
 
         parser.StartElementHandler = start
+        parser.EndElementHandler = lambda name: names.leave()
         _run(parser, data, path, 'plan')
         self.computes = sum(s[0] == 'compute' for s in self.statements)
 
