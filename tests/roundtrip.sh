@@ -389,6 +389,14 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-n.xml: line [0-9]*: plan computes 'nosuch'" &&
 	    pass "a plan computing no node of the graph: its file and line named" ||
 	    fail "a plan computing no node of the graph: $(tail -1 "$TMP/err")"
+	# A recorded loss not of the form PKG.MOD:FN was blamed on --loss,
+	# which was not given: the graph's line is named.
+	sed 's|<data key="name">|<data key="loss">nocolon</data><data key="name">|' "$TMP/mlp.xml" >"$TMP/bad-l.xml"
+	mistake "a bad recorded loss" "$EXEC" --graph "$TMP/bad-l.xml" --plan "$TMP/mlp-plan.xml"
+	line=$(grep -n '<data key="loss">nocolon<' "$TMP/bad-l.xml" | sed 's/:.*//')
+	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-l.xml: line $line: bad loss 'nocolon' recorded" &&
+	    pass "a bad recorded loss: the graph's line named" ||
+	    fail "a bad recorded loss: $(tail -1 "$TMP/err")"
 	# A statement whose prefix names no namespace is a name of its own, an
 	# extension that is not run (remat-plan(5)); expat's namespace mode
 	# refused the whole plan.

@@ -118,6 +118,11 @@ def _choice(choices):
     return convert
 
 
+def _is_ref(ref):
+    """Whether ref is of the form PKG.MOD:NAME."""
+    return ref.count(':') == 1 and not ref.startswith(':') and not ref.endswith(':')
+
+
 def _at(source, lines, key):
     """'FILE: line N', where graph attribute key is on line N of FILE (lines:
     attr.name -> line), else 'FILE'."""
@@ -145,9 +150,14 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
         raise UsageError('give exactly one of --model NAME and --module PKG.MOD:CLASS')
     for opt, ref, what in (('--module', args.module, 'CLASS'),
                            ('--loss', args.loss, 'FN')):
-        if ref is not None and (ref.count(':') != 1 or ref.startswith(':')
-                                or ref.endswith(':')):
+        if ref is not None and not _is_ref(ref):
             raise UsageError('%s %s: give it as PKG.MOD:%s' % (opt, ref, what))
+    # what the graph records, in the same forms (the message names its line)
+    for key, ref in (('model', module if args.module is None else None),
+                     ('loss', rec.get('loss') if args.loss is None else None)):
+        if ref is not None and not _is_ref(ref):
+            raise UserError('%s: bad %s %r recorded (not PKG.MOD:NAME)'
+                            % (_at(source or 'the graph', lines, key), key, ref))
 
     def pick(value, key, convert, default):
         if value is not None:
