@@ -171,7 +171,7 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
         return default
     spec = ModelSpec(model=model, module=module,
                      seed=pick(args.seed, 'seed', _seed, 0),
-                     device=pick(args.device, 'device', str, 'cpu'),
+                     device=pick(args.device, 'device', _choice(('cpu', 'cuda')), 'cpu'),
                      num_classes=pick(args.num_classes, 'num_classes', _positive, None),
                      coarsen=pick(args.coarsen, 'coarsen', _positive, None),
                      input_dtype=pick(args.input_dtype, 'input_dtype', _choice(INPUT_DTYPES), None),
