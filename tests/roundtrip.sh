@@ -263,6 +263,12 @@ mistake() {
 $(sed 's/^/    /' "$TMP/err")"
 	fi
 }
+# said WHAT PATTERN: the last line of the last mistake's message matches
+# PATTERN (grep).
+said() {
+	tail -1 "$TMP/err" | grep -q "$2" && pass "$1" ||
+	    fail "$1: $(tail -1 "$TMP/err")"
+}
 mistake "unknown model" "$EXPORT" --model no-such-model -o "$TMP/x.xml"
 mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/x.xml"
 mistake "bad shape" "$EXPORT" --module m:C --input-shape 2,x -o "$TMP/x.xml"
@@ -330,9 +336,7 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "an invalid plan" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/mlp-plan.xml" \
 	    --plan "$TMP/mlp-bad.xml"
 	line=$(grep -n '<compute' "$TMP/mlp-bad.xml" | sed -n '2s/:.*//p')
-	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/mlp-bad.xml: line $line: plan computes .* into register '[^']*', which is still live$" &&
-	    pass "an invalid plan: the message names its file and line" ||
-	    fail "an invalid plan: $(tail -1 "$TMP/err")"
+	said "an invalid plan: the message names its file and line" "^remat-exec: $TMP/mlp-bad.xml: line $line: plan computes .* into register '[^']*', which is still live$"
 	"$RP" --graph "$SRC/graphs/unet-3.xml" --budget 100% -s checkpoint-all \
 	    -o "$TMP/unet-3-plan.xml" >/dev/null 2>&1
 	mistake "a graph that records no model" "$EXEC" --graph "$SRC/graphs/unet-3.xml" \
@@ -366,9 +370,7 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	# ... with the line (the graph was read with ElementTree, which has
 	# none), also where the file is not the traced step
 	line=$(grep -n '<data key="cost">nan<' "$TMP/bad-c.xml" | sed 's/:.*//')
-	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-c.xml: line $line: node '[^']*': cost 'nan' is not a finite number" &&
-	    pass "a cost that is not a number: the message names the line" ||
-	    fail "a cost that is not a number: $(tail -1 "$TMP/err")"
+	said "a cost that is not a number: the message names the line" "^remat-exec: $TMP/bad-c.xml: line $line: node '[^']*': cost 'nan' is not a finite number"
 	# An encoding expat cannot read (UTF-7) was a ValueError traceback,
 	# for the graph and for the plan.
 	sed '1s/UTF-8/UTF-7/' "$TMP/mlp.xml" >"$TMP/bad-u.xml"
@@ -379,24 +381,18 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	# in ASCII only, a plan's statement named with its file.
 	iconv -f UTF-8 -t UTF-16 "$TMP/mlp.xml" >"$TMP/bad-16.xml"
 	mistake "a graph in UTF-16" "$EXEC" --graph "$TMP/bad-16.xml" --plan "$TMP/mlp-plan.xml"
-	grep -q "bad-16.xml: line 1: a NUL byte in the file" "$TMP/err" &&
-	    pass "a graph in UTF-16: refused as remat-plan refuses it" ||
-	    fail "a graph in UTF-16: $(tail -1 "$TMP/err")"
+	said "a graph in UTF-16: refused as remat-plan refuses it" "bad-16.xml: line 1: a NUL byte in the file"
 	sed '0,/<data key="mem">\([0-9]*\)\([0-9]\)</s//<data key="mem">\1_\2</' "$TMP/mlp.xml" >"$TMP/bad-m.xml"
 	mistake "a mem with an underscore" "$EXEC" --graph "$TMP/bad-m.xml" --plan "$TMP/mlp-plan.xml"
 	sed '0,/<compute node="[^"]*"/s//<compute node="nosuch"/' "$TMP/mlp-plan.xml" >"$TMP/bad-n.xml"
 	mistake "a plan computing no node of the graph" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-n.xml"
-	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-n.xml: line [0-9]*: plan computes 'nosuch'" &&
-	    pass "a plan computing no node of the graph: its file and line named" ||
-	    fail "a plan computing no node of the graph: $(tail -1 "$TMP/err")"
+	said "a plan computing no node of the graph: its file and line named" "^remat-exec: $TMP/bad-n.xml: line [0-9]*: plan computes 'nosuch'"
 	# A recorded loss not of the form PKG.MOD:FN was blamed on --loss,
 	# which was not given: the graph's line is named.
 	sed 's|<data key="name">|<data key="loss">nocolon</data><data key="name">|' "$TMP/mlp.xml" >"$TMP/bad-l.xml"
 	mistake "a bad recorded loss" "$EXEC" --graph "$TMP/bad-l.xml" --plan "$TMP/mlp-plan.xml"
 	line=$(grep -n '<data key="loss">nocolon<' "$TMP/bad-l.xml" | sed 's/:.*//')
-	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-l.xml: line $line: bad loss 'nocolon' recorded" &&
-	    pass "a bad recorded loss: the graph's line named" ||
-	    fail "a bad recorded loss: $(tail -1 "$TMP/err")"
+	said "a bad recorded loss: the graph's line named" "^remat-exec: $TMP/bad-l.xml: line $line: bad loss 'nocolon' recorded"
 	# A statement whose prefix names no namespace is a name of its own, an
 	# extension that is not run (remat-plan(5)); expat's namespace mode
 	# refused the whole plan.
@@ -409,9 +405,7 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "a graph that is not the traced step" "$EXEC" --graph "$TMP/bad-o.xml" \
 	    --plan "$TMP/mlp-plan.xml"
 	line=$(awk '/<node / { n = NR } /aten.bogus/ { print n; exit }' "$TMP/bad-o.xml")
-	tail -1 "$TMP/err" | grep -q "^remat-exec: $TMP/bad-o.xml: line $line: node [^ ]*: op aten.bogus in the file, .* traced: the graph does not match the traced step of mlp" &&
-	    pass "a graph that is not the traced step: the message names the node's line" ||
-	    fail "a graph that is not the traced step: $(tail -1 "$TMP/err")"
+	said "a graph that is not the traced step: the message names the node's line" "^remat-exec: $TMP/bad-o.xml: line $line: node [^ ]*: op aten.bogus in the file, .* traced: the graph does not match the traced step of mlp"
 	# A plan that computes nothing: the step's results are what is
 	# missing (it said "a computation reads").
 	printf '<?xml version="1.0"?>\n<plan version="1" budget="1000000"/>\n' \
