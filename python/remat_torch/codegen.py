@@ -104,9 +104,9 @@ def check_random_order(graph, plan):
             seen.append(g)
     order = sorted(seen, key=lambda g: min(graph.position[m] for m in g.rng_states))
     if seen != order:
-        raise UserError('the plan computes random nodes %s and %s out of traced order: '
-                        'training with it would not draw the random numbers an '
-                        'ordinary step draws' % (order[0].name, seen[0].name))
+        raise plan.error('the plan computes random nodes %s and %s out of traced order: '
+                         'training with it would not draw the random numbers an '
+                         'ordinary step draws' % (order[0].name, seen[0].name))
 
 
 def generate(graph, plan, name='plan_step', replay_rng=False):
@@ -214,8 +214,11 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
     # The results, read from the registers still live.
     counter[0] += 1
     result_name = resolver(counter[0], None, {}, {})
-    outs = [result_name(r) if isinstance(r, torch.fx.Node) else _literal(em, r, None)
-            for r in graph.returns]
+    try:
+        outs = [result_name(r) if isinstance(r, torch.fx.Node) else _literal(em, r, None)
+                for r in graph.returns]
+    except UserError as e:
+        raise plan.error(e)
     em.line('return [%s]' % ', '.join(outs))
 
     args = ', '.join(inputs[ph] for ph in graph.placeholders)
@@ -224,5 +227,5 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
     try:
         exec(compile(source, '<remat plan>', 'exec'), scope)
     except (SyntaxError, RecursionError) as e:
-        raise UserError('internal: generated code does not compile: %s' % e)
+        raise plan.error('internal: generated code does not compile: %s' % e)
     return source, scope[name]

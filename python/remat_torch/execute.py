@@ -113,8 +113,8 @@ def run_plan(graph, plan, measure):
         for i, (what, node, reg) in enumerate(plan.statements):
             if what == 'free':
                 if reg not in regs:
-                    raise plan.error_at(i, UserError(
-                        'plan frees register %r, which is not live' % reg))
+                    raise plan.error_at(i, 'plan frees register %r, which is not live'
+                                        % reg)
                 g, value = regs.pop(reg)
                 holders[g].remove(reg)
                 if measure:
@@ -150,7 +150,10 @@ def run_plan(graph, plan, measure):
                         refs[key] += 1
             del value
         current[0] = None
-        step_results = results(graph, fetch, inputs)
+        try:
+            step_results = results(graph, fetch, inputs)
+        except UserError as e:
+            raise plan.error(e)
     synchronize(graph.device)
     seconds = time.perf_counter() - start
     return step_results, inputs, (peak if measure else None), seconds
@@ -166,9 +169,8 @@ def predicted_peak(file, plan):
     for i, (what, node, reg) in enumerate(plan.statements):
         if what == 'compute':
             if node not in file.nodes:
-                raise plan.error_at(i, UserError(
-                    'plan computes %r, which is not a node of %s'
-                    % (node, file.path)))
+                raise plan.error_at(i, 'plan computes %r, which is not a node of %s'
+                                    % (node, file.path))
             peak = max(peak, total + file.mem[node] + file.workspace[node])
             total += file.mem[node]
             live[reg] = node

@@ -113,6 +113,12 @@ def _graphml(graph, spec):
     return ET.ElementTree(root)
 
 
+def _dump(tree, f):
+    """Writes the document to the binary file f."""
+    tree.write(f, encoding='UTF-8', xml_declaration=True)
+    f.write(b'\n')
+
+
 def _write_atomically(tree, path):
     """Writes to a temporary file beside path, then renames it over path;
     as remat-plan(1) writes its plans: a symbolic link is followed, and a
@@ -126,8 +132,7 @@ def _write_atomically(tree, path):
         if st is not None and not stat.S_ISREG(st.st_mode):
             try:
                 with open(path, 'wb') as f:
-                    tree.write(f, encoding='UTF-8', xml_declaration=True)
-                    f.write(b'\n')
+                    _dump(tree, f)
             except OSError as e:
                 raise UserError('cannot write %s: %s' % (path, e.strerror))
             return
@@ -140,8 +145,7 @@ def _write_atomically(tree, path):
         raise UserError('cannot write %s: %s' % (path, e.strerror))
     try:
         with os.fdopen(fd, 'wb') as f:
-            tree.write(f, encoding='UTF-8', xml_declaration=True)
-            f.write(b'\n')
+            _dump(tree, f)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
@@ -156,6 +160,11 @@ def _write_atomically(tree, path):
 
 # ---------------------------------------------------------------------------
 # Reading the graph and the plan.
+
+def _at_line(path, line, message):
+    """A UserError about line of the file at path."""
+    return UserError('%s: line %d: %s' % (path, line, message))
+
 
 class _Element:
     """An element of an XML file read with expat: its name (local where its
@@ -262,8 +271,7 @@ def _read(path, what):
     for bad, why in ((b'\0', 'a NUL byte in the file (it is not a text document)'),
                      (b'<!ENTITY', 'entity declarations are refused')):
         if bad in data:     # (a NUL first: UTF-16 would hide an entity)
-            raise UserError('%s: line %d: %s' % (
-                path, data[:data.index(bad)].count(b'\n') + 1, why))
+            raise _at_line(path, data[:data.index(bad)].count(b'\n') + 1, why)
     return data
 
 
@@ -321,7 +329,7 @@ class GraphFile:
         if graph.get('edgedefault', 'directed') != 'directed':
             raise self.error(graph.line, 'edgedefault="%s": the graph must be directed'
                              % graph.get('edgedefault'))
-        keys = {}   # id -> (for, attr.name or None, default text, its line, line)
+        keys = {}   # id -> (for, attr.name, default text, its line, the key's line)
         for k in root.children:
             if k.tag != 'key':
                 continue
@@ -343,7 +351,7 @@ class GraphFile:
             if el.get('key') not in keys:
                 raise self.error(el.line, '<data> refers to undeclared key %r'
                                  % el.get('key'))
-            return keys[el.get('key')][:4]
+            return keys[el.get('key')][:2]        # for, attr.name
 
         node_defaults = [(name, text, line) for kfor, name, text, line, _ in keys.values()
                          if kfor in ('node', 'all') and text is not None]
@@ -356,7 +364,7 @@ class GraphFile:
         edges = []
         for el in graph.children:
             if el.tag == 'data':
-                kfor, name, _, _ = key(el)
+                kfor, name = key(el)
                 if kfor in ('graph', 'all'):
                     self.attrs[name] = el.content()
                     self.attr_lines[name] = el.line
@@ -371,7 +379,7 @@ class GraphFile:
                 found[v] = {name: line for name, _, line in node_defaults}
                 for d in el.children:
                     if d.tag == 'data':
-                        kfor, name, _, _ = key(d)
+                        kfor, name = key(d)
                         if kfor in ('node', 'all'):
                             attrs[name] = d.content()
                             found[v][name] = d.line
@@ -419,7 +427,7 @@ class GraphFile:
 
     def error(self, line, message):
         """A UserError about line of the file."""
-        return UserError('%s: line %d: %s' % (self.path, line, message))
+        return _at_line(self.path, line, message)
 
 
 class Plan:
@@ -446,28 +454,25 @@ class Plan:
             line = parser.CurrentLineNumber
             if self.attrs is None:
                 if tag != 'plan':
-                    raise UserError('%s: line %d: not a plan: its root element is '
-                                    '<%s>' % (path, line, name))
+                    raise _at_line(path, line, 'not a plan: its root element is <%s>'
+                                   % name)
                 root_ns.append(ns)
                 self.attrs = dict(attrs)
                 if self.attrs.get('version', '1') != '1':
-                    raise UserError('%s: line %d: plan format version %r, not 1 (the '
-                                    'one this reader knows)'
-                                    % (path, line, self.attrs.get('version')))
+                    raise _at_line(path, line, 'plan format version %r, not 1 (the one '
+                                   'this reader knows)' % self.attrs.get('version'))
                 return
             if ns != root_ns[0] or tag not in ('compute', 'free'):
                 return
             node, reg = attrs.get('node'), attrs.get('reg')
             if reg == '':
-                raise UserError('%s: line %d: <%s> with an empty reg attribute'
-                                % (path, line, tag))
+                raise _at_line(path, line, '<%s> with an empty reg attribute' % tag)
             if tag == 'compute' and node is not None and reg is not None:
                 self.statements.append(('compute', node, reg))
             elif tag == 'free' and reg is not None:
                 self.statements.append(('free', None, reg))
             else:
-                raise UserError('%s: line %d: <%s> without its node or reg attribute'
-                                % (path, line, tag))
+                raise _at_line(path, line, '<%s> without its node or reg attribute' % tag)
             self.lines.append(line)
 
         parser.StartElementHandler = start
@@ -475,10 +480,12 @@ class Plan:
         _run(parser, data, path, 'plan')
         self.computes = sum(s[0] == 'compute' for s in self.statements)
 
-    def error_at(self, i, e):
-        """The UserError e, about statement i, with the plan's file and that
-        statement's line (located: nothing to add)."""
-        if i < len(self.lines):
-            e = UserError('%s: line %d: %s' % (self.path, self.lines[i], e))
-            e.located = True
-        return e
+    def error(self, message):
+        """A UserError about the plan as a whole (message: text or an
+        error), naming its file."""
+        return UserError('%s: %s' % (self.path, message))
+
+    def error_at(self, i, message):
+        """A UserError about statement i, with the plan's file and that
+        statement's line."""
+        return _at_line(self.path, self.lines[i], message)
