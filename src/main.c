@@ -396,7 +396,8 @@ parse_sweep(const char *arg, struct budget_list *out, char **cause)
 			    what[i]);
 			goto bad;
 		}
-		if (i == 2 && strtod(part[i], &e) == 0 && e != part[i]) {
+		if (i == 2 && !rp_is_hex(part[i]) &&
+		    strtod(part[i], &e) == 0 && e != part[i]) {
 			*cause = rp_xasprintf("--sweep '%s': the step is 0", arg);
 			goto bad;
 		}
@@ -651,8 +652,9 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 't':
 			errno = 0;
 			opt->time_limit = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || errno != 0 ||
-			    !isfinite(opt->time_limit) || opt->time_limit <= 0)
+			if (end == optarg || rp_is_hex(optarg) || *end != '\0' ||
+			    errno != 0 || !isfinite(opt->time_limit) ||
+			    opt->time_limit <= 0)
 				return usage_error("time limit '%s' is not a positive "
 				    "number of seconds", optarg);
 			break;
@@ -678,9 +680,9 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'T':
 			errno = 0;
 			opt->dtr_thrash = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || errno != 0 ||
-			    !isfinite(opt->dtr_thrash) || opt->dtr_thrash < 0 ||
-			    (opt->dtr_thrash > 0 && opt->dtr_thrash < 1))
+			if (end == optarg || rp_is_hex(optarg) || *end != '\0' ||
+			    errno != 0 || !isfinite(opt->dtr_thrash) ||
+			    opt->dtr_thrash < 0 || (opt->dtr_thrash > 0 && opt->dtr_thrash < 1))
 				return usage_error("thrashing limit '%s' is not 0 or a "
 				    "number of times the baseline cost of at least 1",
 				    optarg);
@@ -693,8 +695,8 @@ parse_args(int argc, char **argv, struct cli *c)
 				opt->mip_gap /= 100;
 				end++;
 			}
-			if (end == optarg || *end != '\0' || errno != 0 ||
-			    !(opt->mip_gap >= 0 && opt->mip_gap < 1))
+			if (end == optarg || rp_is_hex(optarg) || *end != '\0' ||
+			    errno != 0 || !(opt->mip_gap >= 0 && opt->mip_gap < 1))
 				return usage_error("MIP gap '%s' is not a fraction in "
 				    "[0, 1) or a percentage below 100%%", optarg);
 			break;

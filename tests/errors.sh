@@ -417,6 +417,15 @@ expect 2 "remat-plan: MIP gap '2' is not a fraction in [0, 1) or a percentage be
 $TRY" --graph $L --budget 1G --mip-gap 2
 expect 2 "remat-plan: MIP gap 'small' is not a fraction in [0, 1) or a percentage below 100%
 $TRY" --graph $L --budget 1G --mip-gap small
+# Numbers in options are decimal too: strtod() took 0x2 as 2.
+expect 2 "remat-plan: time limit '0x2' is not a positive number of seconds
+$TRY" --graph $L --budget 1G -t 0x2
+expect 2 "remat-plan: thrashing limit '0X2' is not 0 or a number of times the baseline cost of at least 1
+$TRY" --graph $L --budget 1G --dtr-thrash 0X2
+expect 2 "remat-plan: MIP gap '0x0.1' is not a fraction in [0, 1) or a percentage below 100%
+$TRY" --graph $L --budget 1G --mip-gap 0x0.1
+expect 2 "remat-plan: --sweep '50%:90%:0x0': budget '0x0' is not a number of bytes or a percentage
+$TRY" --graph $L --sweep 50%:90%:0x0
 expect 2 "remat-plan: unknown solver 'gurobi' (glpk or cbc)
 $TRY" --graph $L --budget 1G --solver gurobi
 expect 2 "remat-plan: thread count '0' is not a number from 1 to 256
