@@ -2,6 +2,7 @@
 and the plan reader.  No PyTorch here: the writer takes any graph whose nodes
 have the attributes of graph.OpNode."""
 
+import decimal
 import math
 import os
 import re
@@ -213,6 +214,9 @@ class _Namespaces:
         self.scopes.pop()
 
 
+MAX_DEPTH = 257     # elements open at once, the root included
+
+
 def _parse(path, what):
     """The root _Element of the XML file at path (see _read), with the line
     of each element and its namespace (_Namespaces)."""
@@ -222,6 +226,9 @@ def _parse(path, what):
     stack, top, names = [], [], _Namespaces()
 
     def start(name, attrs):
+        if len(stack) >= MAX_DEPTH:     # as libxml2 refuses it for remat-plan
+            raise _at_line(path, parser.CurrentLineNumber,
+                           'elements nested more than %d deep' % MAX_DEPTH)
         el = _Element(*names.enter(name, attrs), parser.CurrentLineNumber)
         (stack[-1].children if stack else top).append(el)
         stack.append(el)
@@ -281,30 +288,40 @@ def _open_nonblocking(path, flags):
 
 
 # Numbers as remat-plan reads them: decimal, in ASCII (float() would take
-# '65_536' and other scripts' digits); byte counts up to 4.6e18.
+# '65_536' and other scripts' digits); byte counts whole (1048576.0 is one,
+# 1e-400 is not) and at most 2^62, so that no sum of them overflows.
 _DECIMAL = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?', re.ASCII)
-_INTEGER = re.compile(r'[+-]?\d+', re.ASCII)
-MAX_BYTES = 4600000000000000000
+MAX_BYTES = 1 << 62
 
 
 def _read_number(where, text, integer):
     """An attribute as a number: finite and not negative, and for byte
-    counts whole (1048576.0 is accepted) and exact; where names it in the
-    message."""
+    counts whole and exact; where names it in the message."""
     text = text.strip()
-    if integer and _INTEGER.fullmatch(text):
-        value = int(text)
-    elif _DECIMAL.fullmatch(text):
-        value = float(text)
-    else:
-        value = math.nan
-    if not 0 <= value < math.inf or (integer and value != int(value)):
-        raise UserError('%s %r is not a %s' % (
-            where, text, 'whole number of bytes, not negative'
-            if integer else 'finite number, not negative'))
-    if integer and value > MAX_BYTES:
-        raise UserError('%s %s is too large' % (where, text))
-    return int(value) if integer else value
+    value = None
+    if _DECIMAL.fullmatch(text):
+        try:
+            value = decimal.Decimal(text) if integer else float(text)
+        except decimal.InvalidOperation:    # an exponent past 10^18
+            pass
+    if integer and value is not None and value == value.to_integral_value():
+        if value > MAX_BYTES:
+            raise UserError('%s %s is too large' % (where, text))
+        if value >= 0:
+            return int(value)
+    elif not integer and value is not None and 0 <= value < math.inf:
+        return value
+    raise UserError('%s %r is not a %s' % (
+        where, text, 'whole number of bytes, not negative'
+        if integer else 'finite number, not negative'))
+
+
+# remat-plan(5)'s attributes of a node and of the graph: a key for one of
+# them that gives it a default must give the one the others give, and a
+# node gives each at most once.
+_NODE_ATTRS = ('cost', 'mem', 'kind', 'op', 'workspace', 'recompute', 'output')
+_GRAPH_ATTRS = ('fixed_mem', 'cost_unit', 'name')
+_BOOLS = {'true': True, '1': True, 'false': False, '0': False}
 
 
 class GraphFile:
@@ -329,21 +346,36 @@ class GraphFile:
         if graph.get('edgedefault', 'directed') != 'directed':
             raise self.error(graph.line, 'edgedefault="%s": the graph must be directed'
                              % graph.get('edgedefault'))
-        keys = {}   # id -> (for, attr.name, default text, its line, the key's line)
+        keys = {}   # id -> (for, attr.name, default text, the key's line)
+        first = {}  # ('node' or 'graph', attr.name) -> the first key with a default
+        after = False   # whether the <graph> came before
         for k in root.children:
+            after = after or k is graph
             if k.tag != 'key':
                 continue
-            if k.get('id') is None:
+            if after:
+                raise self.error(k.line, '<key> after the <graph> (keys are declared '
+                                 'before the graph that uses them)')
+            kid = k.get('id')
+            if not kid:
                 raise self.error(k.line, '<key> has no id attribute')
-            if k.get('id') in keys:
+            if kid in keys:
                 raise self.error(k.line, "duplicate key id '%s' (first declared at line %d)"
-                                 % (k.get('id'), keys[k.get('id')][4]))
+                                 % (kid, keys[kid][3]))
             default = [d for d in k.children if d.tag == 'default']
+            name = (k.get('attr.name') or '').strip()
             # a key without attr.name names no attribute: its data is ignored
-            keys[k.get('id')] = (k.get('for', 'all').strip() if k.get('attr.name') else None,
-                                 k.get('attr.name'),
-                                 default[0].content() if default else None,
-                                 default[0].line if default else None, k.line)
+            keys[kid] = (k.get('for', 'all').strip() if name else None, name,
+                         default[0].content() if default else None, k.line)
+            for domain, known in (('node', _NODE_ATTRS), ('graph', _GRAPH_ATTRS)):
+                if not default or name not in known or keys[kid][0] not in (domain, 'all'):
+                    continue
+                other = first.setdefault((domain, name), kid)
+                if keys[other][2] != keys[kid][2]:
+                    raise self.error(k.line, "key '%s' gives '%s' the default '%s', but key "
+                                     "'%s' (line %d) gives it '%s'"
+                                     % (kid, name, keys[kid][2], other, keys[other][3],
+                                        keys[other][2]))
 
         def key(el):
             if el.get('key') is None:
@@ -353,16 +385,29 @@ class GraphFile:
                                  % el.get('key'))
             return keys[el.get('key')][:2]        # for, attr.name
 
-        node_defaults = [(name, text, line) for kfor, name, text, line, _ in keys.values()
-                         if kfor in ('node', 'all') and text is not None]
-        self.attrs = {}         # graph attributes: attr.name -> text
-        self.attr_lines = {}    # attr.name -> line
+        def defaults(domain):       # [(attr.name, text, the key's line)]
+            return [(name, text, line) for kfor, name, text, line in keys.values()
+                    if kfor in (domain, 'all') and text is not None]
+
+        node_defaults = defaults('node')
+        # graph attributes: attr.name -> text, and -> its line (remat-plan
+        # takes only these two from a default)
+        graph_defaults = [d for d in defaults('graph') if d[0] in ('fixed_mem', 'cost_unit')]
+        self.attrs = {name: text for name, text, _ in graph_defaults}
+        self.attr_lines = {name: line for name, _, line in graph_defaults}
         self.nodes = {}         # id -> {attr.name: text}
         self.lines = {}         # id -> line of <node>
         self.preds = {}         # id -> set of ids
         found = {}              # id -> {attr.name: line of its text}
         edges = []
         for el in graph.children:
+            for inner in el.children if el.tag in ('node', 'edge') else ():
+                if inner.tag in ('graph', 'hyperedge'):
+                    raise self.error(inner.line, 'nested graphs are not supported'
+                                     if inner.tag == 'graph' else
+                                     'hyperedges are not supported')
+            if el.tag == 'hyperedge':
+                raise self.error(el.line, 'hyperedges are not supported')
             if el.tag == 'data':
                 kfor, name = key(el)
                 if kfor in ('graph', 'all'):
@@ -377,25 +422,39 @@ class GraphFile:
                                      'line %d)' % (v, self.lines[v]))
                 attrs = {name: text for name, text, _ in node_defaults}
                 found[v] = {name: line for name, _, line in node_defaults}
+                given = set()
                 for d in el.children:
                     if d.tag == 'data':
                         kfor, name = key(d)
-                        if kfor in ('node', 'all'):
-                            attrs[name] = d.content()
-                            found[v][name] = d.line
+                        if kfor not in ('node', 'all'):
+                            continue
+                        if name in given and name in _NODE_ATTRS:
+                            raise self.error(d.line, "node '%s' has two values for '%s'"
+                                             % (v, name))
+                        given.add(name)
+                        attrs[name] = d.content()
+                        found[v][name] = d.line
                 self.nodes[v] = attrs
                 self.lines[v] = el.line
                 self.preds[v] = set()
             elif el.tag == 'edge':
                 if el.get('source') is None or el.get('target') is None:
                     raise self.error(el.line, '<edge> without its source or target attribute')
+                if el.get('directed') == 'false':
+                    raise self.error(el.line, 'undirected edge in a directed graph')
                 edges.append(el)
+        if not self.nodes:
+            raise self.error(graph.line, 'graph has no nodes')
         for el in edges:
             for end in (el.get('source'), el.get('target')):
                 if end not in self.nodes:
                     raise self.error(el.line, "edge from '%s' to '%s': no node '%s'"
                                      % (el.get('source'), el.get('target'), end))
+            if el.get('source') == el.get('target'):
+                raise self.error(el.line, "edge from '%s' to itself (self loops are "
+                                 'not allowed)' % el.get('source'))
             self.preds[el.get('target')].add(el.get('source'))
+        self._check_acyclic()
 
         def number(v, name, default, integer):
             if name not in self.nodes[v] and default is None:
@@ -413,6 +472,24 @@ class GraphFile:
         self.mem = {v: number(v, 'mem', None, True) for v in self.nodes}
         self.workspace = {v: number(v, 'workspace', '0', True) for v in self.nodes}
         self.cost = {v: number(v, 'cost', None, False) for v in self.nodes}
+        for v, attrs in self.nodes.items():
+            line = found[v].get
+            if attrs.get('kind', 'forward') not in ('forward', 'backward'):
+                raise self.error(line('kind'), "node '%s': kind '%s' is not 'forward' or "
+                                 "'backward'" % (v, attrs['kind']))
+            for name in ('recompute', 'output'):
+                if attrs.get(name, 'true').lower() not in _BOOLS:
+                    raise self.error(line(name), "node '%s': %s '%s' is not 'true' or "
+                                     "'false'" % (v, name, attrs[name]))
+        if self.fixed_mem + sum(self.mem.values()) + sum(self.workspace.values()) > MAX_BYTES:
+            raise self.error(graph.line, "the graph's memory (fixed_mem plus every node's "
+                             'mem and workspace) exceeds 4 EiB')
+        most = 1e300 / (len(self.nodes) + 1) / (len(self.nodes) + 1)
+        if not sum(self.cost.values()) <= most:
+            raise self.error(graph.line, "the node costs sum to %.4g, more than the %.4g "
+                             "supported for %d nodes (a plan's cost, with its "
+                             'recomputations, must stay finite)'
+                             % (sum(self.cost.values()), most, len(self.nodes)))
         # remat-plan(5): the name attribute, else the graph's id (not
         # networkx's placeholder G), else the file name without its suffix
         base = os.path.basename(path)
@@ -424,6 +501,32 @@ class GraphFile:
                        else c for c in base)     # bytes not UTF-8: as remat-plan
         self.name = self.attrs.get('name') or (
             graph.get('id') if graph.get('id') not in (None, '', 'G') else base)
+
+    def _check_acyclic(self):
+        """Raises the error of a cycle, naming one, if there is one."""
+        state = dict.fromkeys(self.nodes, 0)    # 0 new, 1 on the path, 2 done
+        succs = {v: [] for v in self.nodes}
+        for v, ps in self.preds.items():
+            for u in ps:
+                succs[u].append(v)
+        for start in self.nodes:
+            if state[start]:
+                continue
+            path, todo = [start], [iter(succs[start])]
+            state[start] = 1
+            while todo:
+                w = next(todo[-1], None)
+                if w is None:
+                    state[path.pop()] = 2
+                    todo.pop()
+                elif state[w] == 1:
+                    ring = path[path.index(w):] + [w]
+                    raise self.error(self.lines[w], "graph has a cycle through node "
+                                     "'%s': %s" % (w, ' -> '.join("'%s'" % x for x in ring)))
+                elif state[w] == 0:
+                    state[w] = 1
+                    path.append(w)
+                    todo.append(iter(succs[w]))
 
     def error(self, line, message):
         """A UserError about line of the file."""
