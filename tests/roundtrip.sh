@@ -271,6 +271,15 @@ said() {
 }
 mistake "unknown model" "$EXPORT" --model no-such-model -o "$TMP/x.xml"
 mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/x.xml"
+# An output that cannot be written is found before the tracing, also
+# through a symbolic link; an empty name is a usage error.
+ln -s no/such/x.xml "$TMP/dangling.xml"
+mistake "a link to no directory" "$EXPORT" --model mlp --size 8 -o "$TMP/dangling.xml"
+grep -q "tracing" "$TMP/err" && fail "a link to no directory: found after the tracing" ||
+    pass "a link to no directory: found before the tracing"
+mistake "an empty output name" "$EXPORT" --model mlp --size 8 -o ""
+[ "$rc" = 2 ] && pass "an empty output name: status 2" ||
+    fail "an empty output name: status $rc"
 mistake "bad shape" "$EXPORT" --module m:C --input-shape 2,x -o "$TMP/x.xml"
 # A --module without its class is a command-line mistake (status 2).
 mistake "--module without :CLASS" "$EXPORT" --module mynet --input-shape 2,8 \
@@ -307,6 +316,7 @@ EOF
 cd "$TMP"       # --module imports from the current directory
 mistake "data-dependent control flow" "$EXPORT" --module usermodels:Branchy \
     --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+said "data-dependent control flow: said so" "the step cannot be traced into a fixed graph: Python code reads a tensor value"
 mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
     --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
 cd "$OLDPWD" || exit 1
@@ -387,6 +397,22 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	sed '0,/<compute node="[^"]*"/s//<compute node="nosuch"/' "$TMP/mlp-plan.xml" >"$TMP/bad-n.xml"
 	mistake "a plan computing no node of the graph" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-n.xml"
 	said "a plan computing no node of the graph: its file and line named" "^remat-exec: $TMP/bad-n.xml: line [0-9]*: plan computes 'nosuch'"
+	# A recorded model that is no model was checked against the traced
+	# step's attributes ("exported with input_shape ..."): named at its line.
+	sed 's|<data key="model">mlp<|<data key="model">mlpNet<|' "$TMP/mlp.xml" >"$TMP/bad-mo.xml"
+	mistake "an unknown recorded model" "$EXEC" --graph "$TMP/bad-mo.xml" --plan "$TMP/mlp-plan.xml"
+	line=$(grep -n '<data key="model">mlpNet<' "$TMP/bad-mo.xml" | sed 's/:.*//')
+	said "an unknown recorded model: the graph's line named" "^remat-exec: $TMP/bad-mo.xml: line $line: unknown model 'mlpNet' recorded"
+	# --budget takes remat-plan's units (it took plain integers only).
+	"$PY" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/mlp-plan.xml" --budget 1M \
+	    >"$TMP/out" 2>"$TMP/err" &&
+	    tail -1 "$TMP/out" | grep -q "^OK: .*budget 1048576 B" &&
+	    pass "remat-exec --budget 1M: 1048576 bytes" ||
+	    fail "remat-exec --budget 1M: $(tail -1 "$TMP/err") $(tail -1 "$TMP/out")"
+	mistake "a budget in an unknown unit" "$EXEC" --graph "$TMP/mlp.xml" \
+	    --plan "$TMP/mlp-plan.xml" --budget 1Q
+	[ "$rc" = 2 ] && pass "a budget in an unknown unit: status 2" ||
+	    fail "a budget in an unknown unit: status $rc"
 	# A recorded loss not of the form PKG.MOD:FN was blamed on --loss,
 	# which was not given: the graph's line is named.
 	sed 's|<data key="name">|<data key="loss">nocolon</data><data key="name">|' "$TMP/mlp.xml" >"$TMP/bad-l.xml"
@@ -495,6 +521,20 @@ fi
     ! grep -q "exporting" "$TMP/err" &&
     pass "remat-maxbatch: an unknown strategy, before any export" ||
     fail "remat-maxbatch --strategy nosuch: $(cat "$TMP/err")"
+# The model options are checked before anything is made or run: no
+# progress line, no --keep directory (they were checked at the first
+# export), and a message that names remat-maxbatch's options.
+"$PY" "$MAXB" --budget 4M --keep "$TMP/keep-none" --remat-plan "$RP" \
+    >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: give exactly one of --model NAME and --module PKG.MOD:CLASS" ] &&
+    [ ! -e "$TMP/keep-none" ] &&
+    pass "remat-maxbatch: no model, before anything is made" ||
+    fail "remat-maxbatch without a model: $(cat "$TMP/err")"
+"$PY" "$MAXB" --model mlp --size 8 --input-shape 2,3,8,8 --budget 4M --remat-plan "$RP" \
+    >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && grep -q "^remat-maxbatch: --input-shape goes with --module; a --model takes --size" "$TMP/err" &&
+    pass "remat-maxbatch: --input-shape with --model, told to use --size" ||
+    fail "remat-maxbatch --model --input-shape: $(cat "$TMP/err")"
 touch "$TMP/a-file"
 "$PY" "$MAXB" --model smallcnn --budget 1G --keep "$TMP/a-file" --remat-plan "$RP" \
     >/dev/null 2>"$TMP/err"

@@ -3,11 +3,13 @@ errors, the model options, and the ModelSpec they give (completed from the
 options a graph file records)."""
 
 import argparse
+import decimal
+import re
 
 import torch
 
 from .errors import UsageError, UserError
-from .models import BUILTIN_MODELS
+from .models import BUILTIN_MODELS, unknown_model
 from .spec import ModelSpec
 
 INPUT_DTYPES = ('float32', 'float64', 'int64', 'int32')
@@ -43,6 +45,29 @@ def _seed(text):
     if not 0 <= value < 2 ** 63 - 1:
         raise argparse.ArgumentTypeError('%r is not a seed from 0 to 2^63 - 2'
                                          % text)
+    return value
+
+
+# remat-plan(1)'s units of a budget in bytes, upper case.
+_UNITS = {'': 1, 'K': 1 << 10, 'KIB': 1 << 10, 'KB': 10 ** 3,
+          'M': 1 << 20, 'MIB': 1 << 20, 'MB': 10 ** 6,
+          'G': 1 << 30, 'GIB': 1 << 30, 'GB': 10 ** 9,
+          'T': 1 << 40, 'TIB': 1 << 40, 'TB': 10 ** 12}
+_AMOUNT = re.compile(r'(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?([A-Za-z]*)', re.ASCII)
+
+
+def byte_count(text):
+    """argparse type: a number of bytes as remat-plan takes a budget (512M,
+    16G, 2GB, 1.5G; K, M, G, T are powers of 1024, KB, MB, GB, TB of 1000),
+    rounded down, up to 2^62."""
+    m = _AMOUNT.fullmatch(text)
+    if m is None or m.group(3).upper() not in _UNITS:
+        raise argparse.ArgumentTypeError(
+            '%r is not a number of bytes (such as 8000000, 512M or 16G)' % text)
+    value = int(decimal.Decimal(m.group(1) + (m.group(2) or ''))
+                * _UNITS[m.group(3).upper()])
+    if value > 1 << 62:
+        raise argparse.ArgumentTypeError('%r is too large' % text)
     return value
 
 
@@ -153,6 +178,9 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
         if ref is not None and not _is_ref(ref):
             raise UsageError('%s %s: give it as PKG.MOD:%s' % (opt, ref, what))
     # what the graph records, in the same forms (the message names its line)
+    if model is not None and args.model is None and unknown_model(model):
+        raise UserError('%s: unknown model %r recorded: %s' % (
+            _at(source or 'the graph', lines, 'model'), model, unknown_model(model)))
     for key, ref in (('model', module if args.module is None else None),
                      ('loss', rec.get('loss') if args.loss is None else None)):
         if ref is not None and not _is_ref(ref):

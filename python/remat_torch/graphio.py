@@ -49,14 +49,16 @@ KEY_ID = {name: kid for kid, _, name, _, _ in KEYS}
 # Writing the graph.
 
 def check_writable(path):
-    """Fails early, before the slow tracing, if FILE cannot be written."""
-    directory = os.path.dirname(path) or '.'
+    """Fails early, before the slow tracing, if FILE cannot be written
+    (where _write_atomically will write: a symbolic link's target)."""
     if os.path.isdir(path):
         raise UserError('%s is a directory' % path)
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    directory = os.path.dirname(target) or '.'
     if not os.path.isdir(directory):
         raise UserError('cannot write %s: no directory %s' % (path, directory))
     if not os.access(directory, os.W_OK | os.X_OK) or (
-            os.path.exists(path) and not os.access(path, os.W_OK)):
+            os.path.exists(target) and not os.access(target, os.W_OK)):
         raise UserError('cannot write %s: permission denied' % path)
 
 

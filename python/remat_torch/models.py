@@ -199,12 +199,22 @@ def _user_module(spec):
         raise UserError('%s() failed: %s' % (spec.module, e))
 
 
+def unknown_model(name):
+    """Why name is no model (None where it is one): neither built in nor a
+    torchvision classification model."""
+    import torchvision
+    if name in BUILTIN_MODELS or name in torchvision.models.list_models(
+            module=torchvision.models):
+        return None
+    return ('not a torchvision classification model nor one of %s'
+            % ', '.join(BUILTIN_MODELS))
+
+
 def _torchvision(spec):
     """An untrained torchvision classification model."""
     import torchvision
-    if spec.model not in torchvision.models.list_models(module=torchvision.models):
-        raise UserError('unknown model %r: not a torchvision classification '
-                        'model nor one of %s' % (spec.model, ', '.join(BUILTIN_MODELS)))
+    if unknown_model(spec.model):
+        raise UserError('unknown model %r: %s' % (spec.model, unknown_model(spec.model)))
     kwargs = {'weights': None}
     if spec.num_classes is not None:
         kwargs['num_classes'] = spec.num_classes

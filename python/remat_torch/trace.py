@@ -164,6 +164,9 @@ def trace_step(problem):
     except UserError:
         raise
     except Exception as e:
+        if 'get value out of a tracing tensor' in str(e):   # Python control flow
+            raise UserError('the step cannot be traced into a fixed graph: Python '
+                            'code reads a tensor value (%s)' % _FIXED_GRAPH_HINT)
         raise UserError('tracing the training step failed: %s' % first_line(e))
     _check_static(gm)
     return gm
@@ -186,10 +189,13 @@ def _check_static(gm):
         name = n.target.overloadpacket.__name__
         if name in _DATA_DEPENDENT or (name in _INDEXING and _mask_index(n)):
             raise UserError('the step cannot be traced into a fixed graph: %s %s '
-                            '(data-dependent control flow or shapes, e.g. '
-                            'if x.sum() > 0, .item(), x[x > 0])'
-                            % ('indexes with a boolean mask in' if name in _INDEXING
-                               else 'reads tensor values in', op_name(n.target)))
+                            '(%s)' % ('indexes with a boolean mask in' if name in _INDEXING
+                                      else 'reads tensor values in', op_name(n.target),
+                                      _FIXED_GRAPH_HINT))
+
+
+_FIXED_GRAPH_HINT = ('data-dependent control flow or shapes, e.g. if x.sum() > 0, '
+                     '.item(), x[x > 0]')
 
 
 # Indexing operators: with a boolean mask, their shapes depend on the data.
