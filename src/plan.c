@@ -82,7 +82,7 @@ rp_plan_frontier_advancing(const struct rp_plan *p, int n)
 	 * t's first computation), -1 before its first */
 	int *stage = rp_xreallocarray(NULL, (size_t)(n > 0 ? n : 1),
 	    sizeof *stage);
-	int next = 0, k, v, fa = 1;
+	int next = 0, prev = -1, k, v, fa = 1;
 
 	for (v = 0; v < n; v++)
 		stage[v] = -1;
@@ -90,12 +90,19 @@ rp_plan_frontier_advancing(const struct rp_plan *p, int n)
 		if (p->s[k].op != RP_COMPUTE)
 			continue;
 		v = p->s[k].node;
-		if (v < 0 || v >= n || v > next || stage[v] == next)
-			fa = 0;		/* first out of order, or twice */
-		else if (v == next)
+		/* first out of order, twice in a stage, a stage's
+		 * computations out of execution order, or one after the last
+		 * stage (node n - 1's first computation) */
+		if (v < 0 || v >= n || v > next || stage[v] == next ||
+		    v <= prev || next == n)
+			fa = 0;
+		else if (v == next) {
 			stage[v] = next++;
-		else
+			prev = -1;
+		} else {
 			stage[v] = next;
+			prev = v;
+		}
 	}
 	free(stage);
 	return fa;

@@ -33,7 +33,11 @@ void rp_plan_move(struct rp_plan *dst, struct rp_plan *src);
  * frontier-advancing (Checkmate's form, which the MILP and the stage
  * memory bound hold for): each node computed for the first time in
  * execution order, and between two such first computations (a stage)
- * no node computed twice. */
+ * the recomputations in execution order too (so none twice): the model
+ * fixes that order, and another can need less memory. */
 int rp_plan_frontier_advancing(const struct rp_plan *p, int n);
+/* That form in the reports' words. */
+#define RP_FA_FORM "(each node computed first in execution order, and the " \
+	"computations between two first ones in that order too)"
 
 #endif

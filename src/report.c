@@ -527,9 +527,8 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "values are computed again afterwards\n",
 		    pb->g->id[b->any_node]);
 	else if (isinf(lb))
-		fprintf(f, "proved: no frontier-advancing plan (each node "
-		    "computed first in execution order, once per stage) fits "
-		    "this budget\n");
+		fprintf(f, "proved: no frontier-advancing plan %s fits this "
+		    "budget\n", RP_FA_FORM);
 	else if (!isnan(lb) && lb <= pb->baseline)
 		fprintf(f, "the lower bound is the baseline cost, which holds for "
 		    "every plan (each node computed at least once); no stronger "
@@ -542,9 +541,8 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "nodes come before it)\n", pb->g->id[b->any_node]);
 	else if (!isnan(lb))
 		fprintf(f, "the lower bound holds for frontier-advancing plans "
-		    "(each node computed first in execution order, once per "
-		    "stage)%s%s%s%s\n", lbst >= 0 ? "; it is the stage memory "
-		    "bound of stage '" : "", lbst >= 0 ? pb->g->id[lbst] : "",
+		    "%s%s%s%s%s\n", RP_FA_FORM, lbst >= 0 ? "; it is the stage "
+		    "memory bound of stage '" : "", lbst >= 0 ? pb->g->id[lbst] : "",
 		    lbst >= 0 ? "': the values read after it that do not fit "
 		    "beside its inputs are computed again" : "", lbst < 0 ? "" :
 		    b->lp == 2 ? ", with the inputs they need (a MILP, in whole "
@@ -767,9 +765,8 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		fprintf(f, "*: the strategy's plan for a tighter budget, cheaper "
 		    "than its own here (it fits this budget too)\n");
 	fprintf(f, "bound: the strongest lower bound found at that budget, "
-	    "which holds for every plan%s\n", some_fa ? "; ^: only for "
-	    "frontier-advancing plans (each node computed first in execution "
-	    "order, once per stage)" : "");
+	    "which holds for every plan%s%s\n", some_fa ? "; ^: only for "
+	    "frontier-advancing plans " : "", some_fa ? RP_FA_FORM : "");
 	for (r = 0; r < sw->nrows; r++)
 		if (sw->rows[r].plan_file != NULL)
 			break;

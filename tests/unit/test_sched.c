@@ -61,16 +61,21 @@ main(void)
 		CHECK(rp_plan_frontier_advancing(&p, 4));
 		rp_plan_destroy(&p);
 		{
-			/* 0 twice in stage 2; 1 first before 0; 0 once in each
+			/* 0 twice in stage 2; 1 first before 0; 1 before 0 in
+			 * stage 2 (the model computes a stage in execution
+			 * order); 3 again after the last stage; 0 once in each
 			 * of stages 2 and 3 */
 			static const int twice[] = { 0, 1, 0, 0, 2, 3 };
 			static const int early[] = { 1, 0, 2, 3 };
+			static const int unordered[] = { 0, 1, 1, 0, 2, 3 };
+			static const int after[] = { 0, 1, 2, 3, 3 };
 			static const int fa[] = { 0, 1, 0, 2, 0, 3 };
 			static const struct {
 				const int *q;
 				int len, want;
-			} c[] = { { twice, 6, 0 }, { early, 4, 0 }, { fa, 6, 1 } };
-			for (i = 0; i < 3; i++) {
+			} c[] = { { twice, 6, 0 }, { early, 4, 0 },
+			    { unordered, 6, 0 }, { after, 5, 0 }, { fa, 6, 1 } };
+			for (i = 0; i < 5; i++) {
 				int k;
 				rp_plan_init(&p);
 				for (k = 0; k < c[i].len; k++)
