@@ -293,6 +293,16 @@ rp_same_file(const char *a, const char *b)
 	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* Whether descriptor fd is open on the file of st. */
+static int
+same_as_fd(const struct stat *st, int fd)
+{
+	struct stat f;
+
+	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev &&
+	    f.st_ino == st->st_ino;
+}
+
 int
 rp_output_check(const char *path, const char *refuse, char **cause)
 {
@@ -317,6 +327,14 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 	}
 	if (refuse != NULL && rp_same_file(refuse, path)) {
 		fail(cause, path, "it is the input graph");
+		return 2;
+	}
+	if (S_ISREG(st.st_mode) && (same_as_fd(&st, 1) || same_as_fd(&st, 2))) {
+		/* renamed over, the file would lose the report written to
+		 * the descriptor, and a file appended to what it held */
+		fail(cause, path, "it is the file of the standard output or "
+		    "error, where the report goes (-o - writes the plan to "
+		    "standard output)");
 		return 2;
 	}
 	if (S_ISDIR(st.st_mode))

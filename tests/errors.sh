@@ -208,6 +208,10 @@ expect 2 "remat-plan: cannot write '$TMP/link.xml': it is the input graph
 $TRY" --graph "$TMP/g.xml" --budget 60% --write-lp "$TMP/link.xml"
 cmp -s $L "$TMP/g.xml" && pass "the input graph is unchanged" || fail "the input graph was changed"
 rm -f "$TMP/g.xml" "$TMP/link.xml"
+# Nor is the file standard output goes to (expect redirects it to one):
+# renamed over, it lost the report and what it held before.
+expect 2 "remat-plan: cannot write '/dev/stdout': it is the file of the standard output or error, where the report goes (-o - writes the plan to standard output)
+$TRY" --graph $L --budget 60% -o /dev/stdout
 cp $L "$TMP/ro.xml" && chmod 444 "$TMP/ro.xml"
 expect 4 "remat-plan: cannot write '$TMP/ro.xml': the file is read-only" \
 	--graph $L --budget 60% -o "$TMP/ro.xml"
