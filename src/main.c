@@ -1088,12 +1088,27 @@ sweep_row_done(void *arg, const struct rp_problem *pb, struct rp_sweep *sw,
     const char *strategy, char **cause)
 {
 	struct sweep_state *st = arg;
+	struct stat ls;
 	char *path;
 
-	if (st->c->output == NULL || plan == NULL)
+	if (st->c->output == NULL)
 		return 0;
 	path = rp_xasprintf("%s/budget-%lld.xml", st->c->output,
 	    (long long)sw->rows[row].budget);
+	if (plan == NULL) {
+		/* a plan an earlier run left for this budget is not this
+		 * report's: the directory holds the plans of this one */
+		int rc = 0;
+		if (lstat(path, &ls) == 0 && !S_ISDIR(ls.st_mode) &&
+		    unlink(path) != 0) {
+			*cause = rp_xasprintf("cannot remove '%s', a plan of an "
+			    "earlier run for a budget with none now: %s", path,
+			    strerror(errno));
+			rc = -1;
+		}
+		free(path);
+		return rc;
+	}
 	if (write_plan(path, st->c->graph, pb, strategy, sw->rows[row].budget,
 	    plan, sim, cause) != 0) {
 		free(path);

@@ -798,7 +798,7 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     int n, int lowest)
 {
 	int i;
-	char b[32], c[32];
+	char b[32], c[32], ov[32];
 
 	if (fmt == RP_FMT_CSV) {
 		fprintf(f, "strategy,found,budget_bytes,budget_percent,overhead,"
@@ -861,9 +861,13 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		}
 		rp_format_bytes(m[i].budget, b, sizeof b);
 		rp_format_bytes(m[i].no_plan_at, c, sizeof c);
-		fprintf(f, "%-16s %12s %6.1f%% %8.3fx", strats[i]->name, b,
-		    percent_of(pb, m[i].budget), pb->baseline > 0 ?
-		    m[i].res.sim.cost / pb->baseline : NAN);
+		ov[0] = '-';
+		ov[1] = '\0';
+		if (pb->baseline > 0)	/* else every cost 0: no ratio */
+			snprintf(ov, sizeof ov, "%.3fx",
+			    m[i].res.sim.cost / pb->baseline);
+		fprintf(f, "%-16s %12s %6.1f%% %9s", strats[i]->name, b,
+		    percent_of(pb, m[i].budget), ov);
 		rp_format_bytes(m[i].res.sim.peak, b, sizeof b);
 		fprintf(f, " %12s %12s %5d\n", b, c, m[i].runs);
 	}

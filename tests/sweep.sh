@@ -311,4 +311,29 @@ mkdir "$TMP/pd"
 [ -d "$TMP/pd" ] && pass "a plan directory that was there is kept" ||
     fail "a plan directory that was there is removed"
 rmdir "$TMP/pd"
+# The plan directory holds the report's plans: one an earlier run left
+# for a budget that has none now is removed (it was kept, beside the
+# new ones, and read as this run's).
+"$RP" --graph "$U" --budgets 70%,90% -s dtr -t 5 -o "$TMP/pd" >/dev/null 2>&1
+n_before=$(ls "$TMP/pd" | wc -l)
+"$RP" --graph "$U" --budgets 70%,90% -s chen-sqrtn -t 5 -o "$TMP/pd" -f csv \
+    >"$TMP/out" 2>&1
+n_rows=$(grep -c '^[0-9].*,chen-sqrtn,' "$TMP/out")
+n_after=$(ls "$TMP/pd" | wc -l)
+[ "$n_before" = 2 ] && [ "$n_after" = "$n_rows" ] && [ "$n_after" -lt 2 ] &&
+    pass "a sweep removes the plans an earlier run left for budgets with none now" ||
+    fail "stale plans: $n_before before, $n_after after, $n_rows picked: $(ls "$TMP/pd")"
+rm -rf "$TMP/pd"
+# --budget min on a graph whose costs are all 0: no ratio ("nanx").
+printf '%s\n' '<?xml version="1.0"?>' \
+    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">' \
+    '<key id="c" for="node" attr.name="cost"/><key id="m" for="node" attr.name="mem"/>' \
+    '<graph edgedefault="directed">' \
+    '<node id="a"><data key="c">0</data><data key="m">4</data></node>' \
+    '<node id="b"><data key="c">0</data><data key="m">4</data></node>' \
+    '<edge source="a" target="b"/></graph></graphml>' >"$TMP/zero.xml"
+"$RP" --graph "$TMP/zero.xml" --budget min -s checkpoint-all,dtr -t 1 >"$TMP/out" 2>&1
+grep -q "^checkpoint-all .* - " "$TMP/out" && ! grep -q nan "$TMP/out" &&
+    pass "--budget min with costs of 0: no ratio, no nan" ||
+    fail "--budget min with costs of 0: $(cat "$TMP/out")"
 finish
