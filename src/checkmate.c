@@ -695,21 +695,24 @@ index_at(const char **p, int *v)
 
 /* Marks the R variables at 1 of a solution in GLPK's own format
  * (glp_write_mip: "s mip ROWS COLS STATUS OBJ", then "j COL VALUE" by
- * 1-based column number). Returns 0, or -1 when it is not a solution of
- * this model. */
+ * 1-based column number). Returns 0, -1 when it is not a solution of
+ * this model, -2 when it says it holds none (STATUS n: no integer
+ * feasible solution, u: undefined). */
 static int
 read_glpk(const struct rp_checkmate *f, char *buf, size_t len,
     unsigned char *col_on)
 {
-	char *line;
+	char *line, st = 0;
 	size_t at = 0;
 	int rows = -1, cols = -1, c;
 	double v;
 
 	while ((line = next_line(buf, len, &at)) != NULL) {
-		if (sscanf(line, "s mip %d %d", &rows, &cols) == 2) {
+		if (sscanf(line, "s mip %d %d %c", &rows, &cols, &st) >= 2) {
 			if (rows != f->mip.nrows || cols != f->mip.ncols)
 				return -1;
+			if (st == 'n' || st == 'u')
+				return -2;
 		} else if (line[0] == 'j') {
 			if (cols < 0 || sscanf(line, "j %d %lf", &c, &v) != 2 ||
 			    c < 1 || c > cols)
@@ -759,8 +762,11 @@ rp_checkmate_read_solution_memory(const struct rp_checkmate *f,
 	if (strncmp(buf, "c ", 2) == 0 || strncmp(buf, "s mip", 5) == 0) {
 		/* GLPK's own format, by column number */
 		unsigned char *col_on = rp_xcalloc((size_t)f->mip.ncols + 1, 1);
-		if (read_glpk(f, buf, len, col_on) != 0) {
-			*cause = rp_oneline(rp_xasprintf("%s: not a GLPK MIP "
+		int rc = read_glpk(f, buf, len, col_on);
+		if (rc != 0) {
+			*cause = rp_oneline(rp_xasprintf(rc == -2 ? "%s: the "
+			    "solver found no solution (GLPK's status: no "
+			    "integer feasible solution)" : "%s: not a GLPK MIP "
 			    "solution of this model", path));
 			free(buf);
 			free(col_on);
@@ -775,6 +781,15 @@ rp_checkmate_read_solution_memory(const struct rp_checkmate *f,
 			}
 		free(col_on);
 		nvals = 1;
+	} else if (strncmp(buf, "Infeasible", 10) == 0 ||
+	    strncmp(buf, "Integer infeasible", 18) == 0) {
+		/* CBC's first line, where it found no solution */
+		*cause = rp_oneline(rp_xasprintf("%s: the solver found no "
+		    "solution (its first line: '%.*s')", path,
+		    (int)strcspn(buf, "\n"), buf));
+		free(buf);
+		free(on);
+		return -1;
 	} else {
 		/* "... R_t_i value ..." lines: CBC, Gurobi, SCIP, HiGHS */
 		while ((line = next_line(buf, len, &at)) != NULL) {

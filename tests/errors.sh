@@ -136,6 +136,14 @@ expect 3 "remat-plan: cannot open 'missing.sol': No such file or directory" \
 	--graph $L --budget 6 --read-solution missing.sol -o "$TMP/out.xml"
 expect 3 "remat-plan: plans/never.xml: no values of R variables found" \
 	--graph $L --budget 6 --read-solution plans/never.xml -o "$TMP/out.xml"
+# A solver's file that says it holds no solution (glpsol on an infeasible
+# model; CBC's first line): it read as a plan of no R at all, "valid".
+expect 3 "remat-plan: solutions/no-solution.sol: the solver found no solution (GLPK's status: no integer feasible solution)" \
+	--graph $L --budget 6 --read-solution solutions/no-solution.sol -o "$TMP/out.xml"
+printf 'Infeasible - objective value 0.00000000\n      0 R_0_0   1   0\n' >"$TMP/cbc.sol"
+expect 3 "remat-plan: $TMP/cbc.sol: the solver found no solution (its first line: 'Infeasible - objective value 0.00000000')" \
+	--graph $L --budget 6 --read-solution "$TMP/cbc.sol" -o "$TMP/out.xml"
+rm -f "$TMP/cbc.sol"
 expect 3 "remat-plan: solutions/bad-index.sol:2: 'R_99_0' is not a variable of this model" \
 	--graph $L --budget 6 --read-solution solutions/bad-index.sol
 expect 3 "remat-plan: solutions/infeasible.sol: the solution is not a valid plan: node 'drop' is computed again, but it has recompute=false" \
