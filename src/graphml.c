@@ -990,7 +990,7 @@ load(struct loader *l, struct rp_graph **out, char **cause)
 	    XML_PARSE_NOWARNING | XML_PARSE_NOENT);
 	(void)xmlParseDocument(l->ctxt);
 	if (l->cause == NULL && !l->ctxt->wellFormed)
-		l->cause = rp_xml_malformed(l->ctxt, l->file);
+		l->cause = rp_xml_malformed(l->ctxt, &l->base, l->file);
 	if (l->cause == NULL && l->ngraphs == 0)
 		fail(l, l->root_line, "no <graph> element");
 	if (l->cause != NULL) {
@@ -1015,6 +1015,7 @@ done:
 		free(l->keys[i].def);
 	}
 	free(l->keys);
+	free(l->base.error);
 	for (i = 0; i < l->nlate; i++) {
 		free(l->late[i].src);
 		free(l->late[i].dst);

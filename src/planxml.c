@@ -334,7 +334,7 @@ rp_planxml_read_memory(const char *buf, size_t len, const char *path,
 	    XML_PARSE_NOWARNING | XML_PARSE_NOENT | XML_PARSE_BIG_LINES);
 	(void)xmlParseDocument(r.ctxt);
 	if (r.cause == NULL && !r.ctxt->wellFormed)
-		r.cause = rp_xml_malformed(r.ctxt, path);
+		r.cause = rp_xml_malformed(r.ctxt, &r.base, path);
 	if (r.cause == NULL)
 		rc = 0;
 	else {
@@ -342,6 +342,7 @@ rp_planxml_read_memory(const char *buf, size_t len, const char *path,
 		rp_plan_destroy(out);
 	}
 	free(r.ns);
+	free(r.base.error);
 	rp_strmap_destroy(&r.nodes);
 	rp_strmap_destroy(&r.regs);
 	if (r.ctxt->myDoc != NULL)

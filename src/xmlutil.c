@@ -131,12 +131,25 @@ on_reference(void *ctx, const xmlChar *name)
 	    (const char *)name));
 }
 
+static void
+on_error(void *ctx, xmlErrorPtr err)
+{
+	struct rp_sax_base *b = ctx;
+
+	if (b->error == NULL && err != NULL && err->level >= XML_ERR_ERROR &&
+	    err->message != NULL) {
+		b->error = rp_xstrdup(err->message);
+		b->error_line = err->line;
+	}
+}
+
 void
 rp_sax_refuse_entities(xmlSAXHandler *sax)
 {
 	sax->entityDecl = on_entity;
 	sax->unparsedEntityDecl = on_unparsed_entity;
 	sax->reference = on_reference;
+	sax->serror = on_error;
 }
 
 const char *
@@ -178,17 +191,28 @@ rp_sax_attr_trim(int nb, const xmlChar **at, const char *a)
 }
 
 char *
-rp_xml_malformed(xmlParserCtxtPtr ctxt, const char *file)
+rp_xml_malformed(xmlParserCtxtPtr ctxt, const struct rp_sax_base *base,
+    const char *file)
 {
 	const xmlError *err = xmlCtxtGetLastError(ctxt);
-	char *msg = rp_xstrdup(err != NULL && err->message != NULL ?
-	    err->message : "cannot parse document"), *r;
+	const char *m = base->error != NULL ? base->error :
+	    err != NULL && err->message != NULL ? err->message :
+	    "cannot parse document";
+	int line = base->error != NULL ? base->error_line :
+	    err != NULL ? err->line : 0;
+	char *msg = rp_xstrdup(m), *r;
 	size_t k = strlen(msg);
 
 	while (k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
 		msg[--k] = '\0';
-	r = rp_xasprintf("%s:%d: malformed XML: %s", file,
-	    err != NULL && err->line > 0 ? err->line : 1, msg);
+	/* libxml2's limits, in the file's terms (the option it names is
+	 * not one of remat-plan's) */
+	r = rp_xasprintf("%s:%d: malformed XML: %s%s", file, line > 0 ? line : 1,
+	    msg, strstr(msg, "Huge input lookup") != NULL ||
+	    strstr(msg, "length too long") != NULL ? " (a tag or text "
+	    "longer than the parser takes, about 10 MB)" :
+	    strstr(msg, "Excessive depth") != NULL ? " (elements nested more "
+	    "than 256 deep inside the root)" : "");
 	free(msg);
 	return r;
 }

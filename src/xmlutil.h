@@ -19,16 +19,21 @@ int rp_xml_precheck(const char *buf, size_t len, const char *name,
     char **cause);
 
 /* The first member of the context of a SAX reader (graphml.c, planxml.c):
- * how it fails, at the parser's line, taking msg. */
+ * how it fails, at the parser's line, taking msg; and the parser's first
+ * error (its message, or NULL, and line), which names the cause where
+ * the last one ("Premature end of data") names where the parser gave up.
+ * The reader frees error. */
 struct rp_sax_base {
 	void (*fail)(void *ctx, char *msg);
+	char *error;
+	int error_line;
 };
 
 /* Sets the entity callbacks of sax to refuse every entity declaration
  * and reference to one (through the context's fail): a graph or a plan
  * needs none, and expansion is how XML files blow up or reach into other
  * files. Predefined entities (&amp;) and character references do not
- * reach them. */
+ * reach them. Also keeps the parser's first error in the context's base. */
 void rp_sax_refuse_entities(xmlSAXHandler *sax);
 
 /* Attribute a of a SAX2 start-element event (nb attributes, five pointers
@@ -46,8 +51,10 @@ char *rp_sax_attr_raw(int nb, const xmlChar **at, const char *a);
 char *rp_sax_attr_trim(int nb, const xmlChar **at, const char *a);
 
 /* The message for a document the parser found malformed (ctxt not well
- * formed): "file:line: malformed XML: reason"; caller frees. */
-char *rp_xml_malformed(xmlParserCtxtPtr ctxt, const char *file);
+ * formed), from its first error (base's, else the context's last):
+ * "file:line: malformed XML: reason"; caller frees. */
+char *rp_xml_malformed(xmlParserCtxtPtr ctxt, const struct rp_sax_base *base,
+    const char *file);
 
 /* A copy of s[0..n) without leading and trailing XML blanks (space, tab,
  * CR, LF); caller frees. */

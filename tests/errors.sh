@@ -40,6 +40,14 @@ graph() {
 # Malformed files and GraphML structure.
 graph bad/empty-file.xml "bad/empty-file.xml:1: malformed XML: Document is empty"
 graph bad/truncated.xml "bad/truncated.xml:12: malformed XML: Premature end of data in tag graph line 10"
+# libxml2's limits, named by the parser's first error in the file's
+# terms (the last one, "Premature end of data", named no cause).
+graph bad/too-deep.xml "bad/too-deep.xml:7: malformed XML: Excessive depth in document: 256 use XML_PARSE_HUGE option (elements nested more than 256 deep inside the root)"
+{ printf '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n<graph>\n<node id="'
+  head -c 11000000 /dev/zero | tr '\0' n
+  printf '"/>\n</graph>\n</graphml>\n'; } >"$TMP/huge-id.xml"
+graph "$TMP/huge-id.xml" "$TMP/huge-id.xml:3: malformed XML: AttValue length too long (a tag or text longer than the parser takes, about 10 MB)"
+rm -f "$TMP/huge-id.xml"
 graph bad/not-graphml.xml "bad/not-graphml.xml:2: root element is 'plan', expected 'graphml'"
 graph bad/key-no-id.xml "bad/key-no-id.xml:9: <key> has no id attribute"
 graph bad/key-dup.xml "bad/key-dup.xml:10: duplicate key id 'c' (first declared at line 3)"
