@@ -293,6 +293,21 @@ rp_same_file(const char *a, const char *b)
 	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* Whether the temporary file that rp_write_output renames over path can
+ * be made (a directory that access() calls writable may refuse it: /proc,
+ * a read-only mount, an immutable directory): made and removed again. */
+static int
+try_temp(const char *path, char **cause)
+{
+	char *tmp = make_temp(path);
+
+	if (tmp == NULL)
+		return fail(cause, path, strerror(errno));
+	drop_temp(tmp, 1);
+	free(tmp);
+	return 0;
+}
+
 /* Whether descriptor fd is open on the file of st. */
 static int
 same_as_fd(const struct stat *st, int fd)
@@ -323,7 +338,8 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 		else if (access(dir, W_OK | X_OK) != 0)
 			e = errno;
 		free(dir);
-		return e == 0 ? 0 : fail(cause, path, strerror(e));
+		return e != 0 ? fail(cause, path, strerror(e)) :
+		    try_temp(path, cause);
 	}
 	if (refuse != NULL && rp_same_file(refuse, path)) {
 		fail(cause, path, "it is the input graph");
@@ -342,7 +358,7 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 	if (S_ISREG(st.st_mode) &&
 	    (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0)
 		return fail(cause, path, "the file is read-only");
-	return 0;
+	return S_ISREG(st.st_mode) ? try_temp(path, cause) : 0;
 }
 
 /* A device or a pipe, written as it is: renaming over it would replace

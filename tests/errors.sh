@@ -228,6 +228,13 @@ rm -f "$TMP/g.xml" "$TMP/link.xml"
 # renamed over, it lost the report and what it held before.
 expect 2 "remat-plan: cannot write '/dev/stdout': it is the file of the standard output or error, where the report goes (-o - writes the plan to standard output)
 $TRY" --graph $L --budget 60% -o /dev/stdout
+# A directory that access() calls writable but where no file can be
+# made (/proc; a read-only mount) is found before any planning (the plan
+# was made, then refused, status 4 either way): no report is printed.
+expect 4 "remat-plan: cannot write '/proc/x.xml': No such file or directory" \
+	--graph $L --budget 60% -o /proc/x.xml
+[ -s "$TMP/stdout" ] && fail "-o /proc/x.xml: a report was printed first" ||
+    pass "-o /proc/x.xml: refused before any planning"
 cp $L "$TMP/ro.xml" && chmod 444 "$TMP/ro.xml"
 expect 4 "remat-plan: cannot write '$TMP/ro.xml': the file is read-only" \
 	--graph $L --budget 60% -o "$TMP/ro.xml"
