@@ -652,9 +652,9 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 't':
 			errno = 0;
 			opt->time_limit = strtod(optarg, &end);
-			if (end == optarg || rp_is_hex(optarg) || *end != '\0' ||
-			    errno != 0 || !isfinite(opt->time_limit) ||
-			    opt->time_limit <= 0)
+			if (end == optarg || rp_is_hex(optarg) ||
+			    *end != '\0' || errno != 0 ||
+			    !isfinite(opt->time_limit) || opt->time_limit <= 0)
 				return usage_error("time limit '%s' is not a positive "
 				    "number of seconds", optarg);
 			break;
@@ -680,9 +680,10 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'T':
 			errno = 0;
 			opt->dtr_thrash = strtod(optarg, &end);
-			if (end == optarg || rp_is_hex(optarg) || *end != '\0' ||
-			    errno != 0 || !isfinite(opt->dtr_thrash) ||
-			    opt->dtr_thrash < 0 || (opt->dtr_thrash > 0 && opt->dtr_thrash < 1))
+			if (end == optarg || rp_is_hex(optarg) ||
+			    *end != '\0' || errno != 0 ||
+			    !isfinite(opt->dtr_thrash) || opt->dtr_thrash < 0 ||
+			    (opt->dtr_thrash > 0 && opt->dtr_thrash < 1))
 				return usage_error("thrashing limit '%s' is not 0 or a "
 				    "number of times the baseline cost of at least 1",
 				    optarg);
@@ -695,8 +696,9 @@ parse_args(int argc, char **argv, struct cli *c)
 				opt->mip_gap /= 100;
 				end++;
 			}
-			if (end == optarg || rp_is_hex(optarg) || *end != '\0' ||
-			    errno != 0 || !(opt->mip_gap >= 0 && opt->mip_gap < 1))
+			if (end == optarg || rp_is_hex(optarg) ||
+			    *end != '\0' || errno != 0 ||
+			    !(opt->mip_gap >= 0 && opt->mip_gap < 1))
 				return usage_error("MIP gap '%s' is not a fraction in "
 				    "[0, 1) or a percentage below 100%%", optarg);
 			break;
@@ -1101,9 +1103,9 @@ sweep_row_done(void *arg, const struct rp_problem *pb, struct rp_sweep *sw,
 		int rc = 0;
 		if (lstat(path, &ls) == 0 && !S_ISDIR(ls.st_mode) &&
 		    unlink(path) != 0) {
-			*cause = rp_xasprintf("cannot remove '%s', a plan of an "
-			    "earlier run for a budget with none now: %s", path,
-			    strerror(errno));
+			*cause = rp_xasprintf("cannot remove '%s', a plan "
+			    "of an earlier run for a budget with none now: %s",
+			    path, strerror(errno));
 			rc = -1;
 		}
 		free(path);

@@ -542,7 +542,8 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	else if (!isnan(lb))
 		fprintf(f, "the lower bound holds for frontier-advancing plans "
 		    "%s%s%s%s%s\n", RP_FA_FORM, lbst >= 0 ? "; it is the stage "
-		    "memory bound of stage '" : "", lbst >= 0 ? pb->g->id[lbst] : "",
+		    "memory bound of stage '" : "",
+		    lbst >= 0 ? pb->g->id[lbst] : "",
 		    lbst >= 0 ? "': the values read after it that do not fit "
 		    "beside its inputs are computed again" : "", lbst < 0 ? "" :
 		    b->lp == 2 ? ", with the inputs they need (a MILP, in whole "

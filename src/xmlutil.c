@@ -201,18 +201,21 @@ rp_xml_malformed(xmlParserCtxtPtr ctxt, const struct rp_sax_base *base,
 	int line = base->error != NULL ? base->error_line :
 	    err != NULL ? err->line : 0;
 	char *msg = rp_xstrdup(m), *r;
+	const char *why = "";
 	size_t k = strlen(msg);
 
 	while (k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
 		msg[--k] = '\0';
 	/* libxml2's limits, in the file's terms (the option it names is
 	 * not one of remat-plan's) */
-	r = rp_xasprintf("%s:%d: malformed XML: %s%s", file, line > 0 ? line : 1,
-	    msg, strstr(msg, "Huge input lookup") != NULL ||
-	    strstr(msg, "length too long") != NULL ? " (a tag or text "
-	    "longer than the parser takes, about 10 MB)" :
-	    strstr(msg, "Excessive depth") != NULL ? " (elements nested more "
-	    "than 256 deep inside the root)" : "");
+	if (strstr(msg, "Huge input lookup") != NULL ||
+	    strstr(msg, "length too long") != NULL)
+		why = " (a tag or text longer than the parser takes, about "
+		    "10 MB)";
+	else if (strstr(msg, "Excessive depth") != NULL)
+		why = " (elements nested more than 256 deep inside the root)";
+	r = rp_xasprintf("%s:%d: malformed XML: %s%s", file,
+	    line > 0 ? line : 1, msg, why);
 	free(msg);
 	return r;
 }
