@@ -202,6 +202,7 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct seed_results sr;
 	char *why = NULL, *what;
 	int offered, rc = -1;
+	int64_t over = 0;	/* bytes the MILP's solution is over budget */
 	const char *engine = o != NULL && o->solver == RP_MILP_CBC ?
 	    "MILP (CBC)" : "MILP";
 
@@ -278,8 +279,15 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rp_log(ctx, 1, "ilp: search ended at %.2f s", rp_now() - t0);
 	if (sol.result == RP_MILP_OPTIMAL || sol.result == RP_MILP_FEASIBLE) {
 		struct rp_plan p;
+		struct rp_sim s;
 		rp_plan_init(&p);
 		rp_plan_from_seq(g, seq.node, seq.len, &p);
+		/* The solver's tolerances take memory rows a few bytes over
+		 * the budget as met (a byte is 1e-7 of a budget of 10 MB):
+		 * then its solution, optimal or not, proves nothing. */
+		if (rp_simulate(g, &p, &s) == 0 && !rp_fits(pb, s.peak))
+			over = s.peak - pb->budget;
+		rp_sim_destroy(&s);
 		/* Prefer the MILP's own plan on ties. */
 		if (best.have && best.fits && best.cost == sol.obj) {
 			rp_best_destroy(&best);
@@ -299,7 +307,10 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		*bound = fmax(sol.result == RP_MILP_ERROR ? lpb :
 		    fmax(sol.bound, lpb), pb->baseline);
 
-	what = search_outcome(&sol, search_s, limit);
+	what = over > 0 ? rp_xasprintf("found a solution %lld byte%s over "
+	    "the budget (within the solver's tolerance), which proves nothing",
+	    (long long)over, over == 1 ? "" : "s") :
+	    search_outcome(&sol, search_s, limit);
 	if (best.have) {
 		char *n = best.tag == FROM_MILP ?
 		    rp_xasprintf("%s %s; %d starting plan%s offered", engine, what,
