@@ -318,8 +318,10 @@ same_as_fd(const struct stat *st, int fd)
 	    f.st_ino == st->st_ino;
 }
 
-int
-rp_output_check(const char *path, const char *refuse, char **cause)
+/* rp_output_check; the temporary file is tried only where probe is set
+ * (rp_write_output makes the real one next). */
+static int
+output_check(const char *path, const char *refuse, int probe, char **cause)
 {
 	struct stat st, in;
 
@@ -339,7 +341,7 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 			e = errno;
 		free(dir);
 		return e != 0 ? fail(cause, path, strerror(e)) :
-		    try_temp(path, cause);
+		    probe ? try_temp(path, cause) : 0;
 	}
 	if (refuse != NULL && rp_same_file(refuse, path)) {
 		fail(cause, path, "it is the input graph");
@@ -358,7 +360,13 @@ rp_output_check(const char *path, const char *refuse, char **cause)
 	if (S_ISREG(st.st_mode) &&
 	    (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0)
 		return fail(cause, path, "the file is read-only");
-	return S_ISREG(st.st_mode) ? try_temp(path, cause) : 0;
+	return probe && S_ISREG(st.st_mode) ? try_temp(path, cause) : 0;
+}
+
+int
+rp_output_check(const char *path, const char *refuse, char **cause)
+{
+	return output_check(path, refuse, 1, cause);
 }
 
 /* A device or a pipe, written as it is: renaming over it would replace
@@ -401,7 +409,7 @@ rp_write_output(const char *path, const char *refuse,
 		free(real);
 		return rc;
 	}
-	if ((rc = rp_output_check(path, refuse, cause)) != 0)
+	if ((rc = output_check(path, refuse, 0, cause)) != 0)
 		return -1;
 	exists = stat(path, &st) == 0;
 	if (exists && !S_ISREG(st.st_mode))

@@ -44,8 +44,10 @@ int rp_write_buffer(const char *path, const char *refuse, const void *data,
 int rp_same_file(const char *a, const char *b);
 
 /* What rp_write_output would refuse before writing, checked ahead: 2 when
- * path is the file refuse (the input), -1 when it is a directory or a
- * read-only file, with *cause set; 0 when it may be written. */
+ * path is the file refuse (the input) or that of standard output or
+ * error, -1 when it is a directory, a read-only file or where no file can
+ * be made (its temporary file is made and removed again), with *cause
+ * set; 0 when it may be written. */
 int rp_output_check(const char *path, const char *refuse, char **cause);
 
 /* Writes all of buf to fd; returns 0, or -1 with errno set. */

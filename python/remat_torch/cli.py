@@ -178,9 +178,10 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
         if ref is not None and not _is_ref(ref):
             raise UsageError('%s %s: give it as PKG.MOD:%s' % (opt, ref, what))
     # what the graph records, in the same forms (the message names its line)
-    if model is not None and args.model is None and unknown_model(model):
+    why = unknown_model(model) if model is not None and args.model is None else None
+    if why:
         raise UserError('%s: unknown model %r recorded: %s' % (
-            _at(source or 'the graph', lines, 'model'), model, unknown_model(model)))
+            _at(source or 'the graph', lines, 'model'), model, why))
     for key, ref in (('model', module if args.module is None else None),
                      ('loss', rec.get('loss') if args.loss is None else None)):
         if ref is not None and not _is_ref(ref):

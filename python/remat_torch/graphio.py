@@ -323,7 +323,7 @@ def _read_number(where, text, integer):
 # node gives each at most once.
 _NODE_ATTRS = ('cost', 'mem', 'kind', 'op', 'workspace', 'recompute', 'output')
 _GRAPH_ATTRS = ('fixed_mem', 'cost_unit', 'name')
-_BOOLS = {'true': True, '1': True, 'false': False, '0': False}
+_BOOLS = ('true', '1', 'false', '0')     # lower case
 
 
 class GraphFile:

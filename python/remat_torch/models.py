@@ -213,8 +213,9 @@ def unknown_model(name):
 def _torchvision(spec):
     """An untrained torchvision classification model."""
     import torchvision
-    if unknown_model(spec.model):
-        raise UserError('unknown model %r: %s' % (spec.model, unknown_model(spec.model)))
+    why = unknown_model(spec.model)
+    if why:
+        raise UserError('unknown model %r: %s' % (spec.model, why))
     kwargs = {'weights': None}
     if spec.num_classes is not None:
         kwargs['num_classes'] = spec.num_classes
