@@ -387,6 +387,13 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	mistake "a graph in UTF-7" "$EXEC" --graph "$TMP/bad-u.xml" --plan "$TMP/mlp-plan.xml"
 	sed '1s/UTF-8/UTF-7/' "$TMP/mlp-plan.xml" >"$TMP/bad-up.xml"
 	mistake "a plan in UTF-7" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-up.xml"
+	# Nesting past libxml2's 257 levels, which remat-plan refuses, was
+	# read (the graph reader refused it, the plan reader did not).
+	awk '1; NR == 2 { for (i = 0; i < 300; i++) printf "<x:d xmlns:x=\"urn:x\">"
+	    print ""; for (i = 0; i < 300; i++) printf "</x:d>"; print "" }' \
+	    "$TMP/mlp-plan.xml" >"$TMP/bad-deep.xml"
+	mistake "a plan nested 300 deep" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-deep.xml"
+	said "a plan nested 300 deep: refused as remat-plan refuses it" "bad-deep.xml: line [0-9]*: elements nested more than 257 deep"
 	# Read as remat-plan reads them: a NUL byte (UTF-16) refused, digits
 	# in ASCII only, a plan's statement named with its file.
 	iconv -f UTF-8 -t UTF-16 "$TMP/mlp.xml" >"$TMP/bad-16.xml"

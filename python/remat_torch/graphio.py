@@ -555,8 +555,11 @@ class Plan:
         root_ns = []
 
         def start(name, attrs):
-            tag, ns, attrs = names.enter(name, attrs)
             line = parser.CurrentLineNumber
+            if len(names.scopes) > MAX_DEPTH:   # elements open: one fewer
+                raise _at_line(path, line, 'elements nested more than %d deep'
+                               % MAX_DEPTH)
+            tag, ns, attrs = names.enter(name, attrs)
             if self.attrs is None:
                 if tag != 'plan':
                     raise _at_line(path, line, 'not a plan: its root element is <%s>'
