@@ -77,6 +77,11 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 	int *best_row = rp_xcalloc((size_t)n, sizeof *best_row);
 	struct rp_cache cache;
 	int r, i, rc = 0;
+	/* The whole sweep within twice the limit per budget: row r ends by
+	 * start + (r + 1) times that, so that what one row's lower bound
+	 * takes past its share (it keeps a little time, see
+	 * rp_bound_deadline) comes out of the rows after it, not on top. */
+	double start = rp_now(), share = 2 * rp_run_limit(base->opt);
 
 	rp_cache_init(&cache);
 	memset(out, 0, sizeof *out);
@@ -102,13 +107,19 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 		} else {
 			struct rp_bound lb;
 			struct rp_stage_memo sm;
-			double t0 = rp_now();
+			struct rp_ctx ctx = *base;
+			double t0 = rp_now(), end = start + (r + 1) * share;
+			if (ctx.deadline <= 0 || end < ctx.deadline)
+				ctx.deadline = end;
 			rp_problem_at(&at, pb, budgets[r]);
-			rp_run_strategies(&at, strats, n, base, &cache, &sm,
+			rp_run_strategies(&at, strats, n, &ctx, &cache, &sm,
 			    hooks != NULL ? hooks->progress : NULL,
 			    hooks != NULL ? hooks->arg : NULL, res);
+			/* as from a start that leaves the row's share */
 			row->bound = rp_results_bound(&at, res, n,
-			    rp_bound_deadline(base->opt, t0, n), &sm, &lb);
+			    rp_bound_deadline(base->opt, fmin(t0, ctx.deadline -
+			    (n > 1 ? 2 : 1) * rp_run_limit(base->opt)), n),
+			    &sm, &lb);
 			row->bound_every = !isnan(row->bound) &&
 			    rp_bound_for_all(&at, &lb);
 			for (i = 0; i < n; i++) {

@@ -88,8 +88,10 @@ struct rp_sweep_hooks {
 };
 
 /* Plans pb's graph at budgets[0..nb) (increasing, distinct) with
- * strats[0..n), each budget as rp_run_strategies does. Budgets below
- * pb->min_budget are rows with below_min set. Fills out (destroy with
+ * strats[0..n), each budget as rp_run_strategies does, all within twice
+ * the limit per budget (row r by (r + 1) times that from the start, a
+ * lower bound's little time past it taken from the rows after). Budgets
+ * below pb->min_budget are rows with below_min set. Fills out (destroy with
  * rp_sweep_destroy, also after a failure). Returns 0, or -1 with *cause
  * set when row_done stopped it. Memory: one plan per strategy beyond a
  * single run's. */
