@@ -1173,7 +1173,9 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	hooks.row_start = sweep_row_start;
 	hooks.progress = sweep_progress;
 	hooks.row_done = sweep_row_done;
-	if (rp_sweep_run(pb, b, nb, strats, n, &ctx, &hooks, &sw, &cause) != 0) {
+	/* from when the graph was read, as a single run counts */
+	if (rp_sweep_run(pb, b, nb, strats, n, &ctx, c->started, &hooks, &sw,
+	    &cause) != 0) {
 		tty_clear();
 		fprintf(stderr, "%s: %s\n", progname, cause);
 		free(cause);

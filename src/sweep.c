@@ -69,7 +69,8 @@ rp_run_strategies(const struct rp_problem *pb,
 int
 rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
-    const struct rp_sweep_hooks *hooks, struct rp_sweep *out, char **cause)
+    double started, const struct rp_sweep_hooks *hooks, struct rp_sweep *out,
+    char **cause)
 {
 	/* Each strategy's cheapest fitting plan so far, and its row. */
 	struct rp_result *best = rp_xcalloc((size_t)n, sizeof *best);
@@ -78,10 +79,11 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 	struct rp_cache cache;
 	int r, i, rc = 0;
 	/* The whole sweep within twice the limit per budget: row r ends by
-	 * start + (r + 1) times that, so that what one row's lower bound
+	 * started + (r + 1) times that, so that what one row's lower bound
 	 * takes past its share (it keeps a little time, see
 	 * rp_bound_deadline) comes out of the rows after it, not on top. */
-	double start = rp_now(), share = 2 * rp_run_limit(base->opt);
+	double start = started > 0 ? started : rp_now();
+	double share = 2 * rp_run_limit(base->opt);
 
 	rp_cache_init(&cache);
 	memset(out, 0, sizeof *out);

@@ -89,15 +89,17 @@ struct rp_sweep_hooks {
 
 /* Plans pb's graph at budgets[0..nb) (increasing, distinct) with
  * strats[0..n), each budget as rp_run_strategies does, all within twice
- * the limit per budget (row r by (r + 1) times that from the start, a
- * lower bound's little time past it taken from the rows after). Budgets
+ * the limit per budget (row r by (r + 1) times that from started, the
+ * rp_now() time the count starts at, <= 0: now; a lower bound's little
+ * time past it taken from the rows after). Budgets
  * below pb->min_budget are rows with below_min set. Fills out (destroy with
  * rp_sweep_destroy, also after a failure). Returns 0, or -1 with *cause
  * set when row_done stopped it. Memory: one plan per strategy beyond a
  * single run's. */
 int rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
-    const struct rp_sweep_hooks *hooks, struct rp_sweep *out, char **cause);
+    double started, const struct rp_sweep_hooks *hooks, struct rp_sweep *out,
+    char **cause);
 void rp_sweep_destroy(struct rp_sweep *sw);
 
 /* The smallest budget at which one strategy finds a plan. */
