@@ -134,4 +134,20 @@ grep -q "ilp: MILP found a solution 1 byte over the budget (within the solver's 
     ! grep -q "proved optimal" "$TMP/out" &&
     pass "a MILP solution over the budget by the solver's tolerance proves nothing" ||
     fail "the MILP one byte below its least peak: $(grep 'ilp:' "$TMP/out")"
+
+# A search that --mip-gap stopped and one the clock stopped had the same
+# note ("stopped at the limit"), which is how a reader tells whether a
+# plan may differ from run to run.
+"$RP" --graph "$SRC/graphs/resnet-4.xml" --budget 70% -s ilp -t 60 \
+    --mip-gap 1% >"$TMP/out" 2>&1
+grep -q "ilp: MILP stopped within the gap asked for (1%), gap 0\.[0-9]%" "$TMP/out" &&
+    pass "a MILP stopped by --mip-gap says so" ||
+    fail "a MILP stopped by --mip-gap: $(grep 'ilp:' "$TMP/out")"
+# (Where the machine is slow, a sanitized build, the MILP may have found
+# no solution by then: it must not claim the gap either.)
+"$RP" --graph "$SRC/graphs/resnet-4.xml" --budget 70% -s ilp -t 5 \
+    >"$TMP/out" 2>&1
+grep -q "  ilp: MILP \(stopped at the time limit, gap\|found no solution\|had no time\)" "$TMP/out" &&
+    pass "a MILP stopped by the clock says so" ||
+    fail "a MILP stopped by the clock: $(grep '  ilp:' "$TMP/out")"
 finish
