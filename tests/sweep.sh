@@ -239,6 +239,30 @@ else
 	fail "rsvg-convert is needed to render the SVG (Debian: librsvg2-bin)"
 fi
 
+# The lower bound's band: it ended in an edge at the last budget with a
+# bound above the baseline (not sloping down to the next, whose bound is
+# the baseline), and a sweep of one budget drew it without width.
+# band SVG: the band's leftmost and rightmost x, then the lines'.
+band() {
+	"$PY3" -c "import re, sys
+s = open(sys.argv[1]).read()
+def xs(kind):
+    pts = ' '.join(re.findall(r'<%s[^>]* points=\"([^\"]*)\"' % kind, s))
+    return [float(p.split(',')[0]) for p in pts.split()] or [0]
+b, l = xs('polygon class=\"bound\"'), xs('polyline')
+print(min(b), max(b), min(l), max(l))" "$1"
+}
+set -- $(band "$TMP/u.svg")
+[ "$2" = "$4" ] &&
+    pass "the band reaches the last budget, whose bound is the baseline" ||
+    fail "the band ends at x $2, the lines at $4"
+"$RP" --graph "$U" --budgets 70% -s dtr,peak-split -t 20 \
+    --plot "$TMP/one.svg" >/dev/null 2>"$TMP/err"
+set -- $(band "$TMP/one.svg")
+awk -v a="$1" -v b="$2" 'BEGIN { exit !(b - a > 4) }' &&
+    pass "a sweep of one budget draws its band with a width" ||
+    fail "the band of one budget: x from $1 to $2"
+
 # --- usage errors ---------------------------------------------------------
 usage() {
 	want=$1
