@@ -324,6 +324,11 @@ draw(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 	bands(f, pb, sw, &fr);
 	axes(f, pb, &fr);
 	lines(f, pb, sw, &fr);
+	if (!(pb->baseline > 0))	/* no ratio to draw: say why */
+		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" "
+		    "text-anchor=\"middle\">the baseline cost is 0: every plan "
+		    "costs 0, there is no overhead to draw</text>\n",
+		    LEFT + PW / 2, TOP + PH / 2);
 	legend(f, sw);
 	fputs("</svg>\n", f);
 }

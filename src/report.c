@@ -751,6 +751,8 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		else if (!isnan(row->bound) && pb->baseline > 0)
 			snprintf(bd, sizeof bd, "%.3fx", row->bound /
 			    pb->baseline);
+		else if (!isnan(row->bound))
+			snprintf(bd, sizeof bd, "%.10g", row->bound);
 		/* the numbers aligned, a bound for some plans marked after */
 		fa = !isnan(row->bound) && !row->bound_every;
 		some_fa |= fa;
@@ -758,7 +760,13 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		    sw->strats[row->picked]->name : "-", bd, fa ? "^" : "");
 	}
 	fputc('\n', f);
-	fprintf(f, "figures are cost / baseline; over: the plan exceeds the "
+	if (pb->baseline > 0)
+		fprintf(f, "figures are cost / baseline; ");
+	else	/* every cost 0: no ratio */
+		fprintf(f, "the baseline cost is 0, so every plan costs 0 and "
+		    "no figure is a ratio: fits: a plan fits; bound: the lower "
+		    "bound's cost; ");
+	fprintf(f, "over: the plan exceeds the "
 	    "budget; none: no plan; -: below the smallest budget any plan "
 	    "can need (%s)\n", (rp_format_bytes(pb->min_budget, b, sizeof b),
 	    b));

@@ -360,4 +360,14 @@ printf '%s\n' '<?xml version="1.0"?>' \
 grep -q "^checkpoint-all .* - " "$TMP/out" && ! grep -q nan "$TMP/out" &&
     pass "--budget min with costs of 0: no ratio, no nan" ||
     fail "--budget min with costs of 0: $(cat "$TMP/out")"
+# ... and a sweep of it: the table showed "fits" and a bound of "-",
+# which its legend did not explain (or as below the smallest budget), and
+# the picture was empty, as if no strategy had a plan.
+"$RP" --graph "$TMP/zero.xml" --sweep 50%:100%:50% -s checkpoint-all,dtr \
+    --plot "$TMP/zero.svg" >"$TMP/out" 2>&1
+grep -q "^8 B .* fits .* 0$" "$TMP/out" &&
+    grep -q "^the baseline cost is 0, so every plan costs 0 and no figure is a ratio: fits: a plan fits" "$TMP/out" &&
+    grep -q "the baseline cost is 0: every plan costs 0, there is no overhead to draw" "$TMP/zero.svg" &&
+    pass "a sweep with costs of 0: its table and picture say why there is no ratio" ||
+    fail "a sweep with costs of 0: $(cat "$TMP/out")"
 finish
