@@ -205,16 +205,17 @@ bands(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw,
 				break;
 		if (k < r && r - open == 0) {
 			double x = px(fr, (double)sw->rows[k].budget);
-			fprintf(f, "<polygon class=\"bound\" points=\"%.2f,%.2f "
-			    "%.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>\n",
+			fprintf(f, "<polygon class=\"bound\" points="
+			    "\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>\n",
 			    x - BAND_BAR / 2, py(fr, 1.0), x - BAND_BAR / 2,
 			    py(fr, sw->rows[k].bound / pb->baseline),
 			    x + BAND_BAR / 2,
 			    py(fr, sw->rows[k].bound / pb->baseline),
 			    x + BAND_BAR / 2, py(fr, 1.0));
 		} else if (k < r) {
-			fprintf(f, "<polygon class=\"bound\" points=\"%.2f,%.2f",
-			    px(fr, (double)sw->rows[open - 1].budget),
+			k = open - 1;
+			fprintf(f, "<polygon class=\"bound\" points="
+			    "\"%.2f,%.2f", px(fr, (double)sw->rows[k].budget),
 			    py(fr, 1.0));
 			for (k = open - 1; k < r; k++)
 				fprintf(f, " %.2f,%.2f",
