@@ -685,6 +685,14 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 					    (long long)sw->rows[c->from].budget);
 				else
 					fputs("null", f);
+			} else if (c->over) {	/* as in a single run's */
+				fprintf(f, ",\"cost\":");
+				json_num(f, "%.10g", c->cost);
+				fprintf(f, ",\"overhead\":");
+				json_num(f, "%.6f", pb->baseline > 0 ? c->cost /
+				    pb->baseline : NAN);
+				fprintf(f, ",\"peak\":%lld,\"recomputes\":%d",
+				    (long long)c->peak, c->nrecompute);
 			}
 			fprintf(f, ",\"time_s\":%.6f,\"note\":", c->seconds);
 			json_str_or_null(f, c->note);

@@ -143,9 +143,18 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 					memset(&res[i], 0, sizeof res[i]);
 					best_row[i] = r;
 				}
+				if (res[i].status == RP_OVER_BUDGET &&
+				    res[i].has_plan) {
+					/* as a single run's report has them */
+					c->over = 1;
+					c->cost = res[i].sim.cost;
+					c->peak = res[i].sim.peak;
+					c->nrecompute = res[i].sim.nrecompute;
+				}
 				rp_result_destroy(&res[i]);
 				if (!best[i].has_plan)
 					continue;
+				c->over = 0;
 				c->shown = 1;
 				c->from = best_row[i];
 				c->cost = best[i].sim.cost;

@@ -43,7 +43,9 @@ struct rp_sweep_cell {
 	int from;		/* the row whose run found the plan shown: this
 				   row, or a tighter budget's when that plan
 				   is cheaper */
-	double cost;		/* of the plan shown */
+	int over;		/* not shown: the own run's plan, over the
+				   budget, has the figures below */
+	double cost;		/* of the plan shown (or over the budget) */
 	int64_t peak;
 	int nrecompute;
 	double seconds;		/* of the own run */

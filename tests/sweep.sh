@@ -168,6 +168,20 @@ diff -r "$TMP/plans" "$TMP/plans2" >/dev/null &&
 assert len(d['rows']) == 3 and d['strategies'] == ['dtr', 'peak-split']" \
     "$TMP/s.json" 2>"$TMP/err" && pass "--format json: valid, a row per budget" ||
     fail "--format json: $(cat "$TMP/err")"
+# A plan over the budget has its cost, peak and recomputations there, as
+# in a single run's JSON (they were left out).
+"$RP" --graph "$U" --sweep 60%:80%:20% -s checkpoint-all,dtr -f json \
+    >"$TMP/s.json" 2>/dev/null
+"$RP" --graph "$U" --budget 60% -s checkpoint-all -f json >"$TMP/one.json" \
+    2>/dev/null
+"$PY3" -c "import json,sys
+s, o = (json.load(open(p)) for p in sys.argv[1:])
+c, d = s['rows'][0]['results'][0], o['results'][0]
+assert c['status'] == d['status'] == 'over budget', (c, d)
+assert all(c[k] == d[k] for k in ('cost', 'overhead', 'peak', 'recomputes')), (c, d)" \
+    "$TMP/s.json" "$TMP/one.json" 2>"$TMP/err" &&
+    pass "--format json: a plan over the budget has its figures, as in a single run" ||
+    fail "--format json, a plan over the budget: $(tail -1 "$TMP/err")"
 # nothing fits anywhere: status 1
 "$RP" --graph "$U" --sweep 30%:40%:5% -s dtr >/dev/null 2>"$TMP/err"
 rc=$?
