@@ -21,7 +21,8 @@
 #define BOTTOM 70
 #define PW (W - LEFT - RIGHT)
 #define PH (H - TOP - BOTTOM)
-/* The width of the band of a budget whose neighbours have no bound. */
+/* The width of the band of a budget whose neighbours have no finite
+ * bound. */
 #define BAND_BAR 8.0
 
 /* Ten colours that stay apart for most readers (Tableau 10). */
@@ -188,35 +189,35 @@ bands(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw,
 	/* One polygon per run of budgets with a finite bound, between it and
 	 * the baseline: a bound of the baseline itself is a point of the run,
 	 * so that the band slopes down to it rather than ending in an edge.
-	 * A run of one budget is a bar BAND_BAR wide; runs that never rise
-	 * above the baseline are not drawn. */
+	 * A run of one budget is a bar BAND_BAR wide (within the frame); runs
+	 * that never rise above the baseline are not drawn. */
 	for (r = 0; r <= sw->nrows; r++) {
 		const struct rp_sweep_row *row = r < sw->nrows ? &sw->rows[r] :
 		    NULL;
-		int has = row != NULL && isfinite(row->bound) &&
-		    pb->baseline > 0 && row->bound >= pb->baseline, k;
+		int has, k;
+
+		has = row != NULL && isfinite(row->bound) &&
+		    pb->baseline > 0 && row->bound >= pb->baseline;
 		if (has && !open)
 			open = r + 1;
 		if (has || !open)
 			continue;
-		/* rows open - 1 .. r - 1 */
+		/* the run: rows open - 1 .. r - 1 */
 		for (k = open - 1; k < r; k++)
 			if (sw->rows[k].bound > pb->baseline)
 				break;
-		if (k < r && r - open == 0) {
+		if (k < r && r == open) {
 			double x = px(fr, (double)sw->rows[k].budget);
+			double a = fmax(x - BAND_BAR / 2, LEFT);
+			double b = fmin(x + BAND_BAR / 2, LEFT + PW);
+			double y = py(fr, sw->rows[k].bound / pb->baseline);
 			fprintf(f, "<polygon class=\"bound\" points="
 			    "\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>\n",
-			    x - BAND_BAR / 2, py(fr, 1.0), x - BAND_BAR / 2,
-			    py(fr, sw->rows[k].bound / pb->baseline),
-			    x + BAND_BAR / 2,
-			    py(fr, sw->rows[k].bound / pb->baseline),
-			    x + BAND_BAR / 2, py(fr, 1.0));
+			    a, py(fr, 1.0), a, y, b, y, b, py(fr, 1.0));
 		} else if (k < r) {
-			k = open - 1;
 			fprintf(f, "<polygon class=\"bound\" points="
-			    "\"%.2f,%.2f", px(fr, (double)sw->rows[k].budget),
-			    py(fr, 1.0));
+			    "\"%.2f,%.2f", px(fr, (double)sw->rows[open -
+			    1].budget), py(fr, 1.0));
 			for (k = open - 1; k < r; k++)
 				fprintf(f, " %.2f,%.2f",
 				    px(fr, (double)sw->rows[k].budget),

@@ -772,8 +772,8 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		fprintf(f, "figures are cost / baseline; ");
 	else	/* every cost 0: no ratio */
 		fprintf(f, "the baseline cost is 0, so every plan costs 0 and "
-		    "no figure is a ratio: fits: a plan fits; bound: the lower "
-		    "bound's cost; ");
+		    "no figure is a ratio (fits: a plan fits; the bound is a "
+		    "cost); ");
 	fprintf(f, "over: the plan exceeds the "
 	    "budget; none: no plan; -: below the smallest budget any plan "
 	    "can need (%s)\n", (rp_format_bytes(pb->min_budget, b, sizeof b),

@@ -93,7 +93,8 @@ struct rp_sweep_hooks {
  * strats[0..n), each budget as rp_run_strategies does, all within twice
  * the limit per budget (row r by (r + 1) times that from started, the
  * rp_now() time the count starts at, <= 0: now; a lower bound's little
- * time past it taken from the rows after). Budgets
+ * time past it taken from the rows after; but each row's strategies
+ * get at least a tenth of the limit, as a single run's). Budgets
  * below pb->min_budget are rows with below_min set. Fills out (destroy with
  * rp_sweep_destroy, also after a failure). Returns 0, or -1 with *cause
  * set when row_done stopped it. Memory: one plan per strategy beyond a

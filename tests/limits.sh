@@ -6,7 +6,8 @@
 # a minute.
 # The default run, every strategy included, ends within 2 T + 2 seconds,
 # on the shipped graphs and on a 10,000-node graph where the heuristics
-# alone would take longer.
+# alone would take longer; a sweep of 15 budgets within 15 x 2 T + 2
+# (make check-slow).
 # The quick suite (make check) runs each graph at 60% with T = 1 (the
 # default run on three graphs, at 90%); make check-slow adds 90% and 40% with
 # T = 3 (the default run on every graph).
@@ -83,7 +84,7 @@ if case_runs 0; then
 	ms=$(($(now_ms) - start))
 	if [ "$rc" -gt 1 ]; then
 		fail "$what: exit status $rc: $(cat "$TMP/err")"
-	elif [ "$ms" -le $((15 * 2000 + over)) ]; then
+	elif [ "$ms" -le $((15 * 2000 + 2 * over)) ]; then
 		pass "$what: ended in $ms ms"
 	else
 		fail "$what: took $ms ms"

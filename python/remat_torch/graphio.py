@@ -556,7 +556,8 @@ class Plan:
 
         def start(name, attrs):
             line = parser.CurrentLineNumber
-            if len(names.scopes) > MAX_DEPTH:   # elements open: one fewer
+            # (scopes: one more than the elements open)
+            if len(names.scopes) > MAX_DEPTH:
                 raise _at_line(path, line, 'elements nested more than %d deep'
                                % MAX_DEPTH)
             tag, ns, attrs = names.enter(name, attrs)
