@@ -974,8 +974,7 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	 * read: the search for the smallest budget (work-bounded, so that
 	 * its figure does not depend on the machine) leaves the strategies
 	 * that much less, but never less than a tenth of the limit. */
-	ctx.deadline = fmax(c->started + 2 * rp_run_limit(&c->opt), rp_now() +
-	    rp_run_limit(&c->opt) / 10);
+	ctx.deadline = rp_run_deadline(&c->opt, c->started);
 	rp_run_strategies(pb, strats, n, &ctx, NULL, &sm, plan_progress,
 	    strats, res);
 	tty_line("bounding the cost");

@@ -671,21 +671,9 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 			fprintf(f, ",\"status\":");
 			json_str(f, row->below_min ? "not run" :
 			    rp_status_name(c->status));
-			if (c->shown) {
-				fprintf(f, ",\"cost\":");
-				json_num(f, "%.10g", c->cost);
-				fprintf(f, ",\"overhead\":");
-				json_num(f, "%.6f", pb->baseline > 0 ? c->cost /
-				    pb->baseline : NAN);
-				fprintf(f, ",\"peak\":%lld,\"recomputes\":%d,"
-				    "\"from_budget\":", (long long)c->peak,
-				    c->nrecompute);
-				if (c->from != r)
-					fprintf(f, "%lld",
-					    (long long)sw->rows[c->from].budget);
-				else
-					fputs("null", f);
-			} else if (c->over) {	/* as in a single run's */
+			/* the plan shown, or the own one over the budget (as
+			 * in a single run's report, without from_budget) */
+			if (c->shown || c->over) {
 				fprintf(f, ",\"cost\":");
 				json_num(f, "%.10g", c->cost);
 				fprintf(f, ",\"overhead\":");
@@ -693,6 +681,14 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 				    pb->baseline : NAN);
 				fprintf(f, ",\"peak\":%lld,\"recomputes\":%d",
 				    (long long)c->peak, c->nrecompute);
+			}
+			if (c->shown) {
+				fputs(",\"from_budget\":", f);
+				if (c->from != r)
+					fprintf(f, "%lld",
+					    (long long)sw->rows[c->from].budget);
+				else
+					fputs("null", f);
 			}
 			fprintf(f, ",\"time_s\":%.6f,\"note\":", c->seconds);
 			json_str_or_null(f, c->note);

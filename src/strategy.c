@@ -266,6 +266,14 @@ rp_run_limit(const struct rp_options *o)
 }
 
 double
+rp_run_deadline(const struct rp_options *o, double start)
+{
+	double t = rp_run_limit(o);
+
+	return fmax(start + 2 * t, rp_now() + t / 10);
+}
+
+double
 rp_bound_deadline(const struct rp_options *o, double start, int n)
 {
 	double now = rp_now(), t = rp_run_limit(o);

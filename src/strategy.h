@@ -202,6 +202,12 @@ double rp_results_bound(const struct rp_problem *pb,
  * frontier-advancing plans only. */
 int rp_bound_for_all(const struct rp_problem *pb, const struct rp_bound *b);
 
+/* The deadline of the strategies of a run that started at start (the
+ * graph read): twice the limit from then, but never less than a tenth
+ * of the limit from now (work that does not look at the clock, such as
+ * the search for the smallest budget, may have taken the rest). */
+double rp_run_deadline(const struct rp_options *o, double start);
+
 /* The deadline of the bound's LPs after a run of n strategies that
  * started at start: what is left of the run's time (twice --time-limit,
  * or the limit itself for one strategy), at most 5 s, and never less

@@ -110,11 +110,11 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			struct rp_bound lb;
 			struct rp_stage_memo sm;
 			struct rp_ctx ctx = *base;
-			double t0 = rp_now(), end = start + (r + 1) * share;
-			/* but, as a single run, never less than a tenth of
-			 * the limit (the work that does not look at the clock
-			 * may have taken the row's share: tiny limits) */
-			end = fmax(end, t0 + rp_run_limit(base->opt) / 10);
+			/* as a single run that started where the row's
+			 * share does: by start + (r + 1) shares, and never
+			 * less than a tenth of the limit */
+			double t0 = rp_now(), end = rp_run_deadline(base->opt,
+			    start + r * share);
 			if (ctx.deadline <= 0 || end < ctx.deadline)
 				ctx.deadline = end;
 			rp_problem_at(&at, pb, budgets[r]);
