@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -412,8 +413,23 @@ search_run(struct rp_worker *w, void *arg)
 		result = rc == 0 || rc == GLP_ETMLIM || rc == GLP_ESTOP ||
 		    rc == GLP_EMIPGAP ? RP_MILP_NOSOLUTION : RP_MILP_ERROR;
 	else {
-		if (glp_mip_obj_val(lp) < s->sent_obj)
-			send_incumbent(s, NULL, glp_mip_obj_val(lp));
+		double obj = glp_mip_obj_val(lp), b;
+
+		if (obj < s->sent_obj)
+			send_incumbent(s, NULL, obj);
+		/* Stopped at the gap asked for: GLPK's best node bound then
+		 * was within mip_gap of obj, but it may have moved there after
+		 * the last callback. Send what the stop itself proves, so that
+		 * the parent sees the gap that ended the search. */
+		if (rc == GLP_EMIPGAP) {
+			b = rp_mip_round_bound(s->req->int_obj, obj -
+			    parm.mip_gap * (fabs(obj) + DBL_EPSILON) *
+			    (1 + 1e-12));
+			if (b > s->sent_bound + 1e-9 * fabs(b)) {
+				s->sent_bound = b;
+				rp_worker_bound(w, b);
+			}
+		}
 		result = (st == GLP_OPT && rc == 0 && !s->stopped) || s->proved ?
 		    RP_MILP_OPTIMAL : RP_MILP_FEASIBLE;
 	}
