@@ -241,7 +241,13 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 	 * (a run of heuristics only): it needs no LP. It holds for
 	 * frontier-advancing plans too. */
 	b->any = rp_cut_bound(pb, deadline, &b->any_node, &b->any_stopped);
-	if (isnan(lb) || b->any > lb) {
+	/* Where the two agree but for rounding (the cut bound takes 1e-9 of
+	 * the total off for its doubles' sake), the bound for every plan
+	 * stands for both: lowering a bound keeps it one, and the report
+	 * then does not show one figure as two that hold for different
+	 * plans. */
+	if (isnan(lb) || b->any > lb || (isfinite(b->any) &&
+	    b->any >= lb - 1e-8 * fmax(1, fabs(lb)))) {
 		lb = b->any;
 		b->stage = -1;
 		b->lp = 0;
