@@ -25,10 +25,12 @@
  * bound. */
 #define BAND_BAR 8.0
 
-/* Ten colours that stay apart for most readers (Tableau 10). */
+/* Colours that stay apart for most readers (Tableau 10, then black and
+ * a cyan): one for each strategy, so that no two lines share one. */
 static const char *const colours[] = {
 	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
 	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+	"#000000", "#17becf",
 };
 #define NCOLOURS (sizeof colours / sizeof colours[0])
 
@@ -269,8 +271,14 @@ lines(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw,
 static void
 legend(FILE *f, const struct rp_sweep *sw)
 {
-	int x = LEFT + PW + 20, y = TOP + 10, i;
+	int x = LEFT + PW + 20, y = TOP + 10, i, every = 0, bounded = 0;
 
+	/* what the band holds for: the rows with a bound */
+	for (i = 0; i < sw->nrows; i++)
+		if (!isnan(sw->rows[i].bound)) {
+			bounded++;
+			every += sw->rows[i].bound_every;
+		}
 	for (i = 0; i < sw->nstrat; i++, y += 20) {
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 		    "stroke=\"%s\" stroke-width=\"2.5\"/>\n", x, y, x + 24, y,
@@ -284,8 +292,17 @@ legend(FILE *f, const struct rp_sweep *sw)
 	fprintf(f, "<rect class=\"bound\" x=\"%d\" y=\"%d\" width=\"24\" "
 	    "height=\"12\"/>\n<text class=\"legend\" x=\"%d\" y=\"%d\">below "
 	    "the lower bound</text>\n", x, y - 6, x + 32, y + 4);
-	fprintf(f, "<text class=\"small\" x=\"%d\" y=\"%d\">(frontier-advancing "
-	    "plans)</text>\n", x + 32, y + 18);
+	if (every == bounded || every == 0)
+		fprintf(f, "<text class=\"small\" x=\"%d\" y=\"%d\">(%s)"
+		    "</text>\n", x + 32, y + 18, every == bounded ?
+		    "every plan" : "frontier-advancing plans");
+	else {
+		fprintf(f, "<text class=\"small\" x=\"%d\" y=\"%d\">(at some "
+		    "budgets, only</text>\n<text class=\"small\" x=\"%d\" "
+		    "y=\"%d\">frontier-advancing plans)</text>\n", x + 32,
+		    y + 18, x + 32, y + 30);
+		y += 12;
+	}
 	y += 36;
 	fprintf(f, "<rect class=\"impossible\" x=\"%d\" y=\"%d\" width=\"24\" "
 	    "height=\"12\"/>\n<text class=\"legend\" x=\"%d\" y=\"%d\">below "
