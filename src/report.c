@@ -699,8 +699,10 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		    sw->strats[row->picked]->name : NULL);
 		fprintf(f, ",\"lower_bound\":");
 		json_num(f, "%.10g", row->bound);
-		fprintf(f, ",\"frontier_advancing_infeasible\":%s",
-		    isinf(row->bound) ? "true" : "false");
+		fprintf(f, ",\"frontier_advancing_infeasible\":%s,"
+		    "\"any_plan_infeasible\":%s", isinf(row->bound) ||
+		    row->none_fits ? "true" : "false", row->none_fits ?
+		    "true" : "false");
 		if (isfinite(row->bound))
 			fprintf(f, ",\"lower_bound_holds_for\":\"%s\"",
 			    row->bound_every ? "every plan" :

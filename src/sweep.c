@@ -104,6 +104,7 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			hooks->row_start(hooks->arg, out, r);
 		if (budgets[r] < pb->min_budget) {
 			row->below_min = 1;
+			row->none_fits = 1;
 			for (i = 0; i < n; i++)
 				row->cell[i].status = RP_NO_PLAN;
 		} else {
@@ -128,6 +129,7 @@ rp_sweep_run(const struct rp_problem *pb, const int64_t *budgets, int nb,
 			    &sm, &lb);
 			row->bound_every = !isnan(row->bound) &&
 			    rp_bound_for_all(&at, &lb);
+			row->none_fits = isinf(lb.any) && lb.any > 0;
 			for (i = 0; i < n; i++) {
 				struct rp_sweep_cell *c = &row->cell[i];
 				c->status = res[i].status;

@@ -61,6 +61,9 @@ struct rp_sweep_row {
 				   advancing plan fits) */
 	int bound_every;	/* it holds for every plan, not only the
 				   frontier-advancing ones (rp_bound_for_all) */
+	int none_fits;		/* proved: no plan of any form fits (below
+				   the smallest budget, or by the bound for
+				   every plan) */
 	int picked;		/* the strategy whose plan is the cheapest
 				   shown, or -1 */
 	int failed;		/* a strategy failed here */

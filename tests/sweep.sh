@@ -297,6 +297,22 @@ k=$(grep -o 'stroke="#[0-9a-f]*" stroke-width="2.5"' "$TMP/all.svg" |
     pass "--plot: each of the $n strategies in a colour of its own" ||
     fail "--plot: $n strategies in $k colours"
 
+# A budget below the smallest possible one: the sweep's JSON row says
+# that no plan fits, as a single run's JSON does (it said
+# "frontier_advancing_infeasible":false and nothing of the rest).
+"$RP" --graph "$U" --sweep 40%:60%:10% -s dtr -f json >"$TMP/json" \
+    2>"$TMP/err"
+"$PY3" -c "import json, sys
+rows = json.load(open(sys.argv[1]))['rows']
+ok = [r['below_min_budget'] and r['frontier_advancing_infeasible'] and
+      r['any_plan_infeasible'] for r in rows[:2]]
+last = rows[2]
+sys.exit(not (all(ok) and not last['below_min_budget'] and
+    not last['frontier_advancing_infeasible'] and
+    not last['any_plan_infeasible']))" "$TMP/json" &&
+    pass "sweep JSON: a budget below the smallest says no plan fits" ||
+    fail "sweep JSON below the smallest budget: $(cat "$TMP/json")"
+
 # --- usage errors ---------------------------------------------------------
 usage() {
 	want=$1
