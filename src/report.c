@@ -342,6 +342,13 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 			    rp_plan_frontier_advancing(&r->plan, pb->g->n) ?
 			    "true" : "false");
 		}
+		if (r->status == RP_FITS) {
+			/* as the CSV's: cost over the bound it is set against */
+			double rb = plan_bound(pb, b, r);
+			if (isfinite(rb) && rb > 0)
+				fprintf(f, ",\"vs_lower_bound\":%.6f",
+				    r->sim.cost / rb);
+		}
 		fprintf(f, ",\"time_s\":%.6f,\"note\":", r->seconds);
 		json_str_or_null(f, r->note);
 		fputc('}', f);
