@@ -271,6 +271,17 @@ else
 $json"
 fi
 
+# The JSON gives each fitting plan's cost over its bound, as the CSV does.
+"$RP" --graph "$SRC/graphs/unet-3.xml" --budget 70% -s dtr,peak-split \
+    -f json >"$TMP/vs.json" 2>/dev/null
+"$PY3" -c "import json, sys
+d = json.load(open(sys.argv[1]))
+fits = [r for r in d['results'] if r['status'] == 'fits']
+sys.exit(not (len(fits) == 2 and all(abs(r['vs_lower_bound'] -
+    r['cost'] / d['lower_bound']) < 1e-6 for r in fits)))" "$TMP/vs.json" &&
+    pass "JSON: each fitting plan's cost over its bound (vs_lower_bound)" ||
+    fail "JSON vs_lower_bound: $(cat "$TMP/vs.json")"
+
 # A run of strategies that bound nothing (no lp-round or ilp) still sets
 # its plans against the bound for every plan: on unet at 60% it is above
 # the baseline (1.087x), every fitting plan at or above it.
