@@ -136,16 +136,27 @@ rp_format_bytes(int64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%lld B", (long long)bytes);
 		return;
 	}
+	char num[32];
+	int prec;
+
 	while ((v >= 1024 || v <= -1024) && u < 5) {
 		v /= 1024;
 		u++;
 	}
-	if (v >= 100 || v <= -100)
-		snprintf(buf, len, "%.0f %s", v, units[u]);
-	else if (v >= 10 || v <= -10)
-		snprintf(buf, len, "%.1f %s", v, units[u]);
-	else
-		snprintf(buf, len, "%.2f %s", v, units[u]);
+	/* three significant digits of the figure as rounded (9.996 MiB is
+	 * 10.0 MiB, 1023.7 KiB is 1.00 MiB) */
+	for (;;) {
+		prec = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
+		snprintf(num, sizeof num, "%.*f", prec, v);
+		while (prec > 0 && fabs(strtod(num, NULL)) >=
+		    (prec == 2 ? 10 : 100))
+			snprintf(num, sizeof num, "%.*f", --prec, v);
+		if (prec > 0 || fabs(strtod(num, NULL)) < 1024 || u == 5)
+			break;
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%s %s", num, units[u]);
 }
 
 void

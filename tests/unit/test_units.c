@@ -77,5 +77,18 @@ main(void)
 	CHECK_STR(buf, "16.0 GiB");
 	rp_format_bytes(213211140, buf, sizeof buf);
 	CHECK_STR(buf, "203 MiB");
+	/* three significant digits after rounding, into the next unit */
+	rp_format_bytes(104857000, buf, sizeof buf);	/* 99.9995 MiB */
+	CHECK_STR(buf, "100 MiB");
+	rp_format_bytes(10485000, buf, sizeof buf);	/* 9.9993 MiB */
+	CHECK_STR(buf, "10.0 MiB");
+	rp_format_bytes(1048575, buf, sizeof buf);	/* 1023.999 KiB */
+	CHECK_STR(buf, "1.00 MiB");
+	rp_format_bytes(1073741000, buf, sizeof buf);
+	CHECK_STR(buf, "1.00 GiB");
+	rp_format_bytes(1047552, buf, sizeof buf);	/* 1023 KiB */
+	CHECK_STR(buf, "1023 KiB");
+	rp_format_bytes(-1048575, buf, sizeof buf);
+	CHECK_STR(buf, "-1.00 MiB");
 	return t_done("test_units");
 }
