@@ -12,6 +12,9 @@
 #include "units.h"
 #include "util.h"
 
+/* The units a budget may have, for the message that lists them. */
+#define UNITS "B, K, M, G, T, KiB, MiB, GiB, TiB, KB, MB, GB, TB or %"
+
 static const struct {
 	const char *suffix;
 	double scale;
@@ -26,9 +29,9 @@ static const struct {
 int
 rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 {
-	char *end;
+	char *end, unit[8];
 	double v, scale = -1;
-	size_t i;
+	size_t i, len;
 
 	memset(out, 0, sizeof *out);
 	out->text = s;
@@ -45,6 +48,18 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 		*cause = rp_xasprintf("budget '%s' is not a number of bytes or a percentage", s);
 		return -1;
 	}
+	/* blanks around the figure are the shell's, not the budget's */
+	len = strlen(end);
+	while (len > 0 && isspace((unsigned char)end[len - 1]))
+		len--;
+	if (len >= sizeof unit) {
+		*cause = rp_xasprintf("budget '%s' has an unknown unit '%s' "
+		    "(use %s)", s, end, UNITS);
+		return -1;
+	}
+	memcpy(unit, end, len);
+	unit[len] = '\0';
+	end = unit;
 	if (strcmp(end, "%") == 0) {
 		if (v <= 0) {
 			*cause = rp_xasprintf("budget '%s' must be a percentage above 0%%", s);
@@ -66,7 +81,12 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 		}
 	if (scale < 0) {
 		*cause = rp_xasprintf("budget '%s' has an unknown unit '%s' "
-		    "(use K, M, G, T, KB, MB, GB, TB or %%)", s, end);
+		    "(use %s)", s, end, UNITS);
+		return -1;
+	}
+	if (scale == 1 && v >= 1 && v != floor(v)) {
+		*cause = rp_xasprintf("budget '%s' is not a whole number of "
+		    "bytes", s);
 		return -1;
 	}
 	v = floor(v * scale);

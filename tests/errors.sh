@@ -414,7 +414,7 @@ expect 2 "remat-plan: budget '-1G' is not a number of bytes or a percentage
 $TRY" --graph $L --budget -1G
 expect 2 "remat-plan: budget '0x10' is not a number of bytes or a percentage
 $TRY" --graph $L --budget 0x10
-expect 2 "remat-plan: budget '16Q' has an unknown unit 'Q' (use K, M, G, T, KB, MB, GB, TB or %)
+expect 2 "remat-plan: budget '16Q' has an unknown unit 'Q' (use B, K, M, G, T, KiB, MiB, GiB, TiB, KB, MB, GB, TB or %)
 $TRY" --graph $L --budget 16Q
 expect 2 "remat-plan: budget '0' must be at least 1 byte
 $TRY" --graph $L --budget 0

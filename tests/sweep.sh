@@ -337,7 +337,7 @@ usage "--sweep '1:5000:1' has 5000 budgets, more than 1000" \
 	--graph "$U" --sweep 1:5000:1
 usage "--sweep '1G:90%:5%': LO, HI and STEP must all be percentages or all be bytes" \
 	--graph "$U" --sweep 1G:90%:5%
-usage "--sweep '40%:100%:5x': budget '5x' has an unknown unit 'x' (use K, M, G, T, KB, MB, GB, TB or %)" \
+usage "--sweep '40%:100%:5x': budget '5x' has an unknown unit 'x' (use B, K, M, G, T, KiB, MiB, GiB, TiB, KB, MB, GB, TB or %)" \
 	--graph "$U" --sweep 40%:100%:5x
 usage "--budgets ',' names no budget" --graph "$U" --budgets ,
 usage "--budgets '50%,,60%' has an empty item" --graph "$U" --budgets 50%,,60%

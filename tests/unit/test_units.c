@@ -49,6 +49,9 @@ main(void)
 	ok("1T", 1099511627776LL);
 	ok("2KB", 2000);
 	ok("100B", 100);
+	ok("160M ", 167772160);	/* blanks either side are the shell's */
+	ok(" 160M", 167772160);
+	ok("1e3", 1000);
 	t_case("budgets as percentages");
 	CHECK(rp_parse_budget("60%", &b, &cause) == 0 && b.is_percent &&
 	    b.percent == 60.0);
@@ -57,9 +60,11 @@ main(void)
 	bad("", "budget '' is not a number of bytes or a percentage");
 	bad("lots", "budget 'lots' is not a number of bytes or a percentage");
 	bad("-5G", "budget '-5G' is not a number of bytes or a percentage");
-	bad("16Q", "budget '16Q' has an unknown unit 'Q' (use K, M, G, T, KB, MB, GB, TB or %)");
+	bad("16Q", "budget '16Q' has an unknown unit 'Q' (use B, K, M, G, T, KiB, MiB, GiB, TiB, KB, MB, GB, TB or %)");
 	bad("0", "budget '0' must be at least 1 byte");
 	bad("0.1", "budget '0.1' must be at least 1 byte");
+	bad("1.5", "budget '1.5' is not a whole number of bytes");
+	bad("2.5B", "budget '2.5B' is not a whole number of bytes");
 	bad("0%", "budget '0%' must be a percentage above 0%");
 	bad("99999999T", "budget '99999999T' is too large");
 	bad("1e308%", "budget '1e308%' is too large (at most 1000000%)");
