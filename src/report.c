@@ -789,12 +789,15 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 	fprintf(f, "bound: the strongest lower bound found at that budget, "
 	    "which holds for every plan%s%s\n", some_fa ? "; ^: only for "
 	    "frontier-advancing plans " : "", some_fa ? RP_FA_FORM : "");
-	for (r = 0; r < sw->nrows; r++)
-		if (sw->rows[r].plan_file != NULL)
-			break;
-	if (r < sw->nrows)
+	for (r = 0, w = 0; r < sw->nrows; r++)
+		if (sw->rows[r].plan_file != NULL && w++ == 0)
+			i = r;
+	if (w == 1)
+		fprintf(f, "plan written: %s (the one budget with a plan)\n",
+		    sw->rows[i].plan_file);
+	else if (w > 1)
 		fprintf(f, "plans written: %s ... (one per budget with a "
-		    "plan)\n", sw->rows[r].plan_file);
+		    "plan, %d in all)\n", sw->rows[i].plan_file, w);
 }
 
 void

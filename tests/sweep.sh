@@ -313,6 +313,17 @@ sys.exit(not (all(ok) and not last['below_min_budget'] and
     pass "sweep JSON: a budget below the smallest says no plan fits" ||
     fail "sweep JSON below the smallest budget: $(cat "$TMP/json")"
 
+# The line naming the plans written counts them (one plan was "plans
+# written: FILE ... (one per budget with a plan)").
+"$RP" --graph "$U" --budgets 50%,70% -s dtr -o "$TMP/one-plan" >"$TMP/out" \
+    2>"$TMP/err"
+"$RP" --graph "$U" --budgets 70%,80% -s dtr -o "$TMP/two-plans" \
+    >"$TMP/out2" 2>"$TMP/err"
+grep -q "^plan written: $TMP/one-plan/budget-[0-9]*\.xml (the one budget with a plan)$" "$TMP/out" &&
+    grep -q "^plans written: $TMP/two-plans/budget-[0-9]*\.xml \.\.\. (one per budget with a plan, 2 in all)$" "$TMP/out2" &&
+    pass "a sweep's report counts the plans it wrote" ||
+    fail "the plans written: $(tail -1 "$TMP/out") / $(tail -1 "$TMP/out2")"
+
 # --- usage errors ---------------------------------------------------------
 usage() {
 	want=$1
