@@ -31,7 +31,7 @@ import torch
 
 from .device import set_rng
 from .errors import UserError
-from .execute import compute_target
+from .execute import check_plan_end, compute_target
 from .graph import written_nodes
 
 
@@ -215,6 +215,7 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
     counter[0] += 1
     result_name = resolver(counter[0], None, {}, {})
     try:
+        check_plan_end(graph, computed, holders)
         outs = [result_name(r) if isinstance(r, torch.fx.Node) else _literal(em, r, None)
                 for r in graph.returns]
     except UserError as e:

@@ -87,6 +87,20 @@ def compute_target(graph, node, reg, live, computed):
     return g
 
 
+def check_plan_end(graph, computed, holders):
+    """What a plan must have done by its end (remat-plan(5)): computed
+    every node at least once, and kept every output in a live register;
+    else a UserError."""
+    for g in graph.nodes:
+        if g not in computed:
+            raise UserError('plan never computes node \'%s\' (every node is '
+                            'computed at least once)' % g.name)
+    for g in graph.nodes:
+        if g.output and not holders.get(g):
+            raise UserError('output node \'%s\' is not live at the end of the '
+                            'plan' % g.name)
+
+
 def run_plan(graph, plan, measure):
     """Interprets the plan (graphio.Plan).  Returns (results [loss, *grads],
     graph inputs after the step, measured peak or None, seconds)."""
@@ -151,6 +165,7 @@ def run_plan(graph, plan, measure):
             del value
         current[0] = None
         try:
+            check_plan_end(graph, computed, holders)
             step_results = results(graph, fetch, inputs)
         except UserError as e:
             raise plan.error(e)
