@@ -18,6 +18,13 @@ INPUT_DTYPES = ('float32', 'float64', 'int64', 'int32')
 class ArgumentParser(argparse.ArgumentParser):
     """Command-line mistakes are reported in one line: 'PROG: message'."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # An argument such as -4M is a (bad) value, not an option: argparse
+        # takes only plain negative numbers for values, and said "expected
+        # one argument" of --budget -4M.  (No option here looks like one.)
+        self._negative_number_matcher = re.compile(r'^-\.?\d')
+
     def error(self, message):
         self.exit(2, '%s: %s (see --help)\n' % (self.prog, message))
 
@@ -49,7 +56,7 @@ def _seed(text):
 
 
 # remat-plan(1)'s units of a budget in bytes, upper case.
-_UNITS = {'': 1, 'K': 1 << 10, 'KIB': 1 << 10, 'KB': 10 ** 3,
+_UNITS = {'': 1, 'B': 1, 'K': 1 << 10, 'KIB': 1 << 10, 'KB': 10 ** 3,
           'M': 1 << 20, 'MIB': 1 << 20, 'MB': 10 ** 6,
           'G': 1 << 30, 'GIB': 1 << 30, 'GB': 10 ** 9,
           'T': 1 << 40, 'TIB': 1 << 40, 'TB': 10 ** 12}
@@ -59,13 +66,19 @@ _AMOUNT = re.compile(r'(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?([A-Za-z]*)', re.ASCI
 def byte_count(text):
     """argparse type: a number of bytes as remat-plan takes a budget (512M,
     16G, 2GB, 1.5G; K, M, G, T are powers of 1024, KB, MB, GB, TB of 1000),
-    rounded down, up to 2^62."""
-    m = _AMOUNT.fullmatch(text)
+    rounded down, from 1 to 2^62; a plain number must be whole."""
+    m = _AMOUNT.fullmatch(text.strip())
     if m is None or m.group(3).upper() not in _UNITS:
         raise argparse.ArgumentTypeError(
             '%r is not a number of bytes (such as 8000000, 512M or 16G)' % text)
-    value = int(decimal.Decimal(m.group(1) + (m.group(2) or ''))
-                * _UNITS[m.group(3).upper()])
+    amount = decimal.Decimal(m.group(1) + (m.group(2) or ''))
+    scale = _UNITS[m.group(3).upper()]
+    if scale == 1 and amount >= 1 and amount != amount.to_integral_value():
+        raise argparse.ArgumentTypeError('%r is not a whole number of bytes'
+                                         % text)
+    value = int(amount * scale)
+    if value < 1:
+        raise argparse.ArgumentTypeError('%r must be at least 1 byte' % text)
     if value > 1 << 62:
         raise argparse.ArgumentTypeError('%r is too large' % text)
     return value
