@@ -394,6 +394,25 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	    "$TMP/mlp-plan.xml" >"$TMP/bad-deep.xml"
 	mistake "a plan nested 300 deep" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-deep.xml"
 	said "a plan nested 300 deep: refused as remat-plan refuses it" "bad-deep.xml: line [0-9]*: elements nested more than 257 deep"
+	# A plan that frees an output before its end, or never computes a
+	# node, is invalid (remat-plan(5)); remat-exec ran the first and said
+	# OK, and said the second's gradients differ.
+	"$PY" -c "import re, sys
+g, p = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+outs = set(re.findall(r'<node id=\"([^\"]*)\">(?:(?!</node>).)*<data key=\"out\">true<', g, re.S))
+comp = re.findall(r'<compute node=\"([^\"]*)\" reg=\"([^\"]*)\"/>', p)
+freed = set(re.findall(r'<free reg=\"([^\"]*)\"/>', p))
+node, reg = [(n, r) for n, r in comp if n in outs and r not in freed][-1]
+open(sys.argv[3], 'w').write(p.replace('</plan>', '  <free reg=\"%s\"/>\n</plan>' % reg))
+open(sys.argv[4], 'w').write(p.replace('  <compute node=\"%s\" reg=\"%s\"/>\n' % (node, reg), ''))
+print(node)" "$TMP/mlp.xml" "$TMP/mlp-plan.xml" "$TMP/bad-free.xml" "$TMP/bad-none.xml" >"$TMP/outnode"
+	o=$(cat "$TMP/outnode")
+	mistake "a plan that frees an output" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-free.xml"
+	[ "$rc" = 2 ] && said "a plan that frees an output: status 2, said" "^remat-exec: $TMP/bad-free.xml: output node '$o' is not live at the end of the plan$" ||
+	    fail "a plan that frees an output: status $rc"
+	mistake "a plan that never computes a node" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-none.xml"
+	[ "$rc" = 2 ] && said "a plan that never computes a node: status 2, said" "^remat-exec: $TMP/bad-none.xml: plan never computes node '$o' (every node is computed at least once)$" ||
+	    fail "a plan that never computes a node: status $rc"
 	# Read as remat-plan reads them: a NUL byte (UTF-16) refused, digits
 	# in ASCII only, a plan's statement named with its file.
 	iconv -f UTF-8 -t UTF-16 "$TMP/mlp.xml" >"$TMP/bad-16.xml"
@@ -439,13 +458,14 @@ if [ -s "$TMP/mlp.xml" ] && [ -s "$TMP/smallcnn.xml" ]; then
 	    --plan "$TMP/mlp-plan.xml"
 	line=$(awk '/<node / { n = NR } /aten.bogus/ { print n; exit }' "$TMP/bad-o.xml")
 	said "a graph that is not the traced step: the message names the node's line" "^remat-exec: $TMP/bad-o.xml: line $line: node [^ ]*: op aten.bogus in the file, .* traced: the graph does not match the traced step of mlp"
-	# A plan that computes nothing: the step's results are what is
-	# missing (it said "a computation reads").
+	# A plan that computes nothing: the first node it never computes is
+	# named (it said "a computation reads", then what the step's results
+	# read).
 	printf '<?xml version="1.0"?>\n<plan version="1" budget="1000000"/>\n' \
 	    >"$TMP/bad-0.xml"
 	mistake "a plan that computes nothing" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-0.xml"
-	grep -q "plan: the end of the plan (the step's results) reads .*, which is not in a live register" "$TMP/err" &&
-	    pass "a plan that computes nothing: the end of the plan named" ||
+	grep -q "bad-0.xml: plan never computes node '[^']*' (every node is computed at least once)$" "$TMP/err" &&
+	    pass "a plan that computes nothing: a node it never computes named" ||
 	    fail "a plan that computes nothing: $(tail -1 "$TMP/err")"
 	sed 's/budget="[0-9]*"/budget="-5"/' "$TMP/mlp-plan.xml" >"$TMP/bad-b.xml"
 	mistake "a negative budget in the plan" "$EXEC" --graph "$TMP/mlp.xml" --plan "$TMP/bad-b.xml"
@@ -515,6 +535,40 @@ fi
 [ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --remat-plan $TMP/no-such-program is not an executable file" ] &&
     pass "remat-maxbatch: a --remat-plan that is not a program, in one line" ||
     fail "remat-maxbatch --remat-plan missing: $(tail -1 "$TMP/err")"
+# --budget min is remat-plan's (it was passed on, and the CSV read back
+# without a status column was a traceback).
+"$PY" "$MAXB" --model smallcnn --budget min --remat-plan "$RP" >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && grep -q "^remat-maxbatch: --budget must be bytes (remat-maxbatch searches the batch for a fixed budget; --budget min is remat-plan's)" "$TMP/err" &&
+    pass "remat-maxbatch: --budget min is a usage error" ||
+    fail "remat-maxbatch --budget min: $(cat "$TMP/err")"
+# A batch size that cannot be planned after smaller ones could (the
+# host's memory, most often; here a remat-plan that fails at batch 4):
+# the sizes found stand, said so (it was exit 2 and no table).
+printf '#!/bin/sh\ncase "$*" in *batch-4.xml*) echo "remat-plan: out of memory" >&2; exit 4;; esac\nexec "%s" "$@"\n' "$RP" >"$TMP/rp-fails"
+chmod +x "$TMP/rp-fails"
+"$PY" "$MAXB" --model smallcnn --size 16 --budget 1G --time-limit 1 \
+    --strategy checkpoint-all --repeat 1 --remat-plan "$TMP/rp-fails" \
+    >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 0 ] && grep -q "^checkpoint-all  *2 " "$TMP/out" &&
+    [ "$(tail -1 "$TMP/out")" = "batch 4 could not be exported and planned (remat-plan failed on batch 4: out of memory): the largest batch of checkpoint-all is at least the one shown (--max-batch below 4 searches the sizes under it)" ] &&
+    pass "remat-maxbatch: a larger batch that fails leaves what smaller ones found, said so" ||
+    fail "remat-maxbatch with a failing batch: status $rc, $(cat "$TMP/out") $(tail -1 "$TMP/err")"
+# remat-exec's --budget is read as remat-plan reads a budget: 0 and a
+# fraction of a byte refused (0 ran the whole step, then said it was over
+# the budget), B taken (it was refused).
+for b in 0 1.5; do
+	"$PY" "$EXEC" --model smallcnn --graph /dev/null --plan /dev/null \
+	    --budget "$b" >/dev/null 2>"$TMP/err"
+	[ $? = 2 ] && grep -q "argument --budget: '$b' \(must be at least 1 byte\|is not a whole number of bytes\)" "$TMP/err" &&
+	    pass "remat-exec --budget $b: a usage error" ||
+	    fail "remat-exec --budget $b: $(tail -1 "$TMP/err")"
+done
+"$PY" "$EXEC" --model smallcnn --graph /dev/null --plan /dev/null \
+    --budget 100B >/dev/null 2>"$TMP/err"
+! grep -q "argument --budget" "$TMP/err" &&
+    pass "remat-exec --budget 100B: taken, as remat-plan takes it" ||
+    fail "remat-exec --budget 100B: $(tail -1 "$TMP/err")"
 # ... or a program that is not remat-plan, and an unknown strategy: both
 # before any export (they came after the first batch's).
 "$PY" "$MAXB" --model smallcnn --budget 1G --remat-plan /bin/false \
@@ -613,4 +667,13 @@ cp "$TMP/own/ownnet.py" "$TMP/own/ownnet.bak"
     [ "$(cat "$TMP/err")" = "remat-export: cannot write ownnet.py: it is the source of ownnet:Net (see --help)" ] &&
     pass "remat-export: the graph is never written over the model's source" ||
     fail "remat-export -o onto the module's source: $(tail -1 "$TMP/err")"
+# ... nor over the file that defines the class, where --module names a
+# module that imports it from there (it was written over)
+printf 'from ownnet import Net\n' >"$TMP/own/reexport.py"
+(cd "$TMP/own" && PYTHONPATH=. "$PY" "$EXPORT" --module reexport:Net --input-shape 2,3,4,4 \
+    --num-classes 10 -o ownnet.py) 2>"$TMP/err"
+[ $? = 2 ] && cmp -s "$TMP/own/ownnet.py" "$TMP/own/ownnet.bak" &&
+    [ "$(cat "$TMP/err")" = "remat-export: cannot write ownnet.py: it is the source of reexport:Net (see --help)" ] &&
+    pass "remat-export: nor over the source of a class imported by --module's module" ||
+    fail "remat-export -o onto the class's source: $(tail -1 "$TMP/err")"
 finish
