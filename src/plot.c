@@ -269,13 +269,15 @@ lines(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw,
 }
 
 static void
-legend(FILE *f, const struct rp_sweep *sw)
+legend(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 {
 	int x = LEFT + PW + 20, y = TOP + 10, i, every = 0, bounded = 0;
 
-	/* what the band holds for: the rows with a bound */
+	/* what the band holds for: the rows bands() draws it at (a finite
+	 * bound above the baseline) */
 	for (i = 0; i < sw->nrows; i++)
-		if (!isnan(sw->rows[i].bound)) {
+		if (isfinite(sw->rows[i].bound) && pb->baseline > 0 &&
+		    sw->rows[i].bound > pb->baseline) {
 			bounded++;
 			every += sw->rows[i].bound_every;
 		}
@@ -292,7 +294,9 @@ legend(FILE *f, const struct rp_sweep *sw)
 	fprintf(f, "<rect class=\"bound\" x=\"%d\" y=\"%d\" width=\"24\" "
 	    "height=\"12\"/>\n<text class=\"legend\" x=\"%d\" y=\"%d\">below "
 	    "the lower bound</text>\n", x, y - 6, x + 32, y + 4);
-	if (every == bounded || every == 0)
+	if (bounded == 0)
+		;	/* no band: nothing to say of it */
+	else if (every == bounded || every == 0)
 		fprintf(f, "<text class=\"small\" x=\"%d\" y=\"%d\">(%s)"
 		    "</text>\n", x + 32, y + 18, every == bounded ?
 		    "every plan" : "frontier-advancing plans");
@@ -348,7 +352,7 @@ draw(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		    "text-anchor=\"middle\">the baseline cost is 0: every plan "
 		    "costs 0, there is no overhead to draw</text>\n",
 		    LEFT + PW / 2, TOP + PH / 2);
-	legend(f, sw);
+	legend(f, pb, sw);
 	fputs("</svg>\n", f);
 }
 

@@ -343,7 +343,7 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 			    "true" : "false");
 		}
 		if (r->status == RP_FITS) {
-			/* as the CSV's: cost over the bound it is set against */
+			/* as the CSV: cost over the bound it is set against */
 			double rb = plan_bound(pb, b, r);
 			if (isfinite(rb) && rb > 0)
 				fprintf(f, ",\"vs_lower_bound\":%.6f",

@@ -246,8 +246,8 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 	 * stands for both: lowering a bound keeps it one, and the report
 	 * then does not show one figure as two that hold for different
 	 * plans. */
-	if (isnan(lb) || b->any > lb || (isfinite(b->any) &&
-	    b->any >= lb - 1e-8 * fmax(1, fabs(lb)))) {
+	if (isnan(lb) || b->any > lb || (isfinite(b->any) && isfinite(lb) &&
+	    b->any >= lb - 1e-8 * fabs(lb))) {
 		lb = b->any;
 		b->stage = -1;
 		b->lp = 0;

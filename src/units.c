@@ -53,8 +53,8 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 	while (len > 0 && isspace((unsigned char)end[len - 1]))
 		len--;
 	if (len >= sizeof unit) {
-		*cause = rp_xasprintf("budget '%s' has an unknown unit '%s' "
-		    "(use %s)", s, end, UNITS);
+		*cause = rp_xasprintf("budget '%s' has an unknown unit '%.*s' "
+		    "(use %s)", s, (int)len, end, UNITS);
 		return -1;
 	}
 	memcpy(unit, end, len);

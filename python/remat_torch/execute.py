@@ -93,8 +93,7 @@ def check_plan_end(graph, computed, holders):
     else a UserError."""
     for g in graph.nodes:
         if g not in computed:
-            raise UserError('plan never computes node \'%s\' (every node is '
-                            'computed at least once)' % g.name)
+            raise UserError('node \'%s\' is never computed' % g.name)
     for g in graph.nodes:
         if g.output and not holders.get(g):
             raise UserError('output node \'%s\' is not live at the end of the '
