@@ -150,15 +150,13 @@ rp_format_bytes(int64_t bytes, char *buf, size_t len)
 {
 	static const char *units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
-	int u = -1;
+	int u = -1, prec;
+	char num[32];
 
 	if (bytes < 1024 && bytes > -1024) {
 		snprintf(buf, len, "%lld B", (long long)bytes);
 		return;
 	}
-	char num[32];
-	int prec;
-
 	while ((v >= 1024 || v <= -1024) && u < 5) {
 		v /= 1024;
 		u++;
