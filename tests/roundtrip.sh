@@ -570,6 +570,17 @@ done
 [ "$(cat "$TMP/err")" = "remat-exec: cannot read graph /dev/null: not a regular file" ] &&
     pass "remat-exec --budget 100B: taken, as remat-plan takes it" ||
     fail "remat-exec --budget 100B: $(tail -1 "$TMP/err")"
+# An empty --strategy is remat-plan's usage error (it meant every
+# strategy), and remat-export's -o - a mistake (it wrote a file named -).
+"$PY" "$MAXB" --model smallcnn --budget 1G --strategy '' --remat-plan "$RP" \
+    >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --strategy '' has an empty item" ] &&
+    pass "remat-maxbatch: an empty --strategy is a usage error" ||
+    fail "remat-maxbatch --strategy '': $(cat "$TMP/err")"
+(cd "$TMP" && "$PY" "$EXPORT" --model mlp -o - >/dev/null 2>"$TMP/err")
+[ $? = 2 ] && [ ! -e "$TMP/-" ] && grep -q "^remat-export: -o needs a file name (the graph is not written to standard output" "$TMP/err" &&
+    pass "remat-export -o -: a usage error, no file named -" ||
+    fail "remat-export -o -: $(cat "$TMP/err")"
 # ... or a program that is not remat-plan, and an unknown strategy: both
 # before any export (they came after the first batch's).
 "$PY" "$MAXB" --model smallcnn --budget 1G --remat-plan /bin/false \
