@@ -91,6 +91,17 @@ plan_bound(const struct rp_problem *pb, const struct rp_bound *b,
 	return b->any;
 }
 
+/* A fitting plan's cost over the bound it is set against; NaN where
+ * there is none (no plan that fits, no positive finite bound). */
+static double
+vs_bound(const struct rp_problem *pb, const struct rp_bound *b,
+    const struct rp_result *r)
+{
+	double rb = r->status == RP_FITS ? plan_bound(pb, b, r) : NAN;
+
+	return isfinite(rb) && rb > 0 ? r->sim.cost / rb : NAN;
+}
+
 /* What the CSV adds to the note of the bound for every plan where the
  * deadline cut its search short: it may be higher. */
 static const char *
@@ -251,7 +262,7 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	    "frontier_advancing\n");
 	for (i = 0; i < n; i++) {
 		const struct rp_result *r = &res[i];
-		double rb = r->status == RP_FITS ? plan_bound(pb, b, r) : NAN;
+		double vs = vs_bound(pb, b, r);
 		fprintf(f, "%s,%s,", r->strategy->name, rp_status_name(r->status));
 		if (r->has_plan) {
 			fprintf(f, "%.10g,", r->sim.cost);
@@ -264,8 +275,8 @@ report_csv(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		fprintf(f, "%.6f,%s,", r->seconds, i == picked ? "yes" : "no");
 		csv_str(f, r->note);
 		fputc(',', f);
-		if (isfinite(rb) && rb > 0)
-			fprintf(f, "%.6f", r->sim.cost / rb);
+		if (!isnan(vs))
+			fprintf(f, "%.6f", vs);
 		/* whether the bound holds for this plan's form */
 		fprintf(f, ",%s\n", !r->has_plan ? "" :
 		    rp_plan_frontier_advancing(&r->plan, pb->g->n) ? "yes" :
@@ -325,6 +336,8 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	fprintf(f, ",\"budget\":%lld,\"results\":[", (long long)pb->budget);
 	for (i = 0; i < n; i++) {
 		const struct rp_result *r = &res[i];
+		double vs = vs_bound(pb, b, r);
+
 		fprintf(f, "%s{\"strategy\":", i ? "," : "");
 		json_str(f, r->strategy->name);
 		fprintf(f, ",\"status\":");
@@ -342,13 +355,8 @@ report_json(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 			    rp_plan_frontier_advancing(&r->plan, pb->g->n) ?
 			    "true" : "false");
 		}
-		if (r->status == RP_FITS) {
-			/* as the CSV: cost over the bound it is set against */
-			double rb = plan_bound(pb, b, r);
-			if (isfinite(rb) && rb > 0)
-				fprintf(f, ",\"vs_lower_bound\":%.6f",
-				    r->sim.cost / rb);
-		}
+		if (!isnan(vs))
+			fprintf(f, ",\"vs_lower_bound\":%.6f", vs);
 		fprintf(f, ",\"time_s\":%.6f,\"note\":", r->seconds);
 		json_str_or_null(f, r->note);
 		fputc('}', f);
@@ -441,13 +449,13 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		rp_format_seconds(r->seconds, tm, sizeof tm);
 		if (r->has_plan) {
 			char ov[32] = "-", vb[32] = "-";
-			double rb = plan_bound(pb, b, r);
+			double vs = vs_bound(pb, b, r);
 			rp_format_bytes(r->sim.peak, peak, sizeof peak);
 			if (pb->baseline > 0)
 				snprintf(ov, sizeof ov, "%.3fx",
 				    r->sim.cost / pb->baseline);
-			if (r->status == RP_FITS && isfinite(rb) && rb > 0)
-				snprintf(vb, sizeof vb, "%.3fx", r->sim.cost / rb);
+			if (!isnan(vs))
+				snprintf(vb, sizeof vb, "%.3fx", vs);
 			fprintf(f, "%-16s %-12s %12.6g %9s %10s %10d %10s",
 			    r->strategy->name, rp_status_name(r->status),
 			    r->sim.cost, ov, peak, r->sim.nrecompute, tm);

@@ -29,7 +29,7 @@ static const struct {
 int
 rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 {
-	char *end, unit[8];
+	char *end;
 	double v, scale = -1;
 	size_t i, len;
 
@@ -48,19 +48,12 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 		*cause = rp_xasprintf("budget '%s' is not a number of bytes or a percentage", s);
 		return -1;
 	}
-	/* blanks around the figure are the shell's, not the budget's */
+	/* blanks around the figure are the shell's, not the budget's: the
+	 * unit is the len characters at end */
 	len = strlen(end);
 	while (len > 0 && isspace((unsigned char)end[len - 1]))
 		len--;
-	if (len >= sizeof unit) {
-		*cause = rp_xasprintf("budget '%s' has an unknown unit '%.*s' "
-		    "(use %s)", s, (int)len, end, UNITS);
-		return -1;
-	}
-	memcpy(unit, end, len);
-	unit[len] = '\0';
-	end = unit;
-	if (strcmp(end, "%") == 0) {
+	if (len == 1 && *end == '%') {
 		if (v <= 0) {
 			*cause = rp_xasprintf("budget '%s' must be a percentage above 0%%", s);
 			return -1;
@@ -75,13 +68,14 @@ rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause)
 		return 0;
 	}
 	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
-		if (strcasecmp(end, suffixes[i].suffix) == 0) {
+		if (strlen(suffixes[i].suffix) == len &&
+		    strncasecmp(end, suffixes[i].suffix, len) == 0) {
 			scale = suffixes[i].scale;
 			break;
 		}
 	if (scale < 0) {
-		*cause = rp_xasprintf("budget '%s' has an unknown unit '%s' "
-		    "(use %s)", s, end, UNITS);
+		*cause = rp_xasprintf("budget '%s' has an unknown unit '%.*s' "
+		    "(use %s)", s, (int)len, end, UNITS);
 		return -1;
 	}
 	if (scale == 1 && v >= 1 && v != floor(v)) {
