@@ -1163,6 +1163,23 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 		free(b);
 		return rc;
 	}
+	/* a budget's plan, or the removal of a stale one, must not reach
+	 * the graph read (its name, or a link to it, in the directory) */
+	for (i = 0; c->output != NULL && i < nb; i++) {
+		char *path = rp_xasprintf("%s/budget-%lld.xml", c->output,
+		    (long long)b[i]);
+		if (rp_same_file(path, c->graph)) {
+			char *m = rp_xasprintf("the plan for %lld byte%s would "
+			    "be written over '%s', the input graph",
+			    (long long)b[i], b[i] == 1 ? "" : "s", path);
+			rc = usage_error("%s", m);
+			free(m);
+			free(path);
+			free(b);
+			return rc;
+		}
+		free(path);
+	}
 	base_ctx(c, &ctx);
 	memset(&st, 0, sizeof st);
 	st.c = c;

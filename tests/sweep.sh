@@ -374,6 +374,20 @@ usage "--plot '$TMP/pd/budget-62914560.xml' is the file of a plan of the sweep (
 	--graph "$U" --budgets 60M,70M -s dtr -o "$TMP/pd" --plot "$TMP/pd/budget-62914560.xml"
 [ ! -e "$TMP/pd" ] && pass "no plan directory left by a usage error" ||
     fail "a plan directory is left by a usage error"
+# Nor is the input graph, named as a budget's plan or linked to from one:
+# written over where the budget has a plan, removed as a stale plan where
+# it has none (a sweep once deleted it so).
+mkdir "$TMP/gd"
+cp "$U" "$TMP/gd/budget-1.xml"
+ln -s budget-1.xml "$TMP/gd/budget-62914560.xml"
+usage "the plan for 1 byte would be written over '$TMP/gd/budget-1.xml', the input graph" \
+	--graph "$TMP/gd/budget-1.xml" --budgets 1,70M -s dtr -o "$TMP/gd"
+usage "the plan for 62914560 bytes would be written over '$TMP/gd/budget-62914560.xml', the input graph" \
+	--graph "$TMP/gd/budget-1.xml" --budgets 60M,70M -s dtr -o "$TMP/gd"
+cmp -s "$U" "$TMP/gd/budget-1.xml" && [ -L "$TMP/gd/budget-62914560.xml" ] &&
+    [ "$(ls "$TMP/gd" | wc -l)" = 2 ] &&
+    pass "a sweep's plans never reach the input graph" ||
+    fail "a sweep's plans reached the input graph: $(ls -l "$TMP/gd")"
 "$RP" --graph "$U" --budgets 60M -s dtr -o "$TMP/pd" --plot "$TMP/pd" \
     >"$TMP/out" 2>"$TMP/err"
 rc=$?
