@@ -347,9 +347,12 @@ output_check(const char *path, const char *refuse, int probe, char **cause)
 		fail(cause, path, "it is the input graph");
 		return 2;
 	}
-	if (S_ISREG(st.st_mode) && (same_as_fd(&st, 1) || same_as_fd(&st, 2))) {
+	if (!S_ISCHR(st.st_mode) && (same_as_fd(&st, 1) ||
+	    same_as_fd(&st, 2))) {
 		/* renamed over, the file would lose the report written to
-		 * the descriptor, and a file appended to what it held */
+		 * the descriptor, and a file appended to what it held; a pipe
+		 * would carry the plan and the report mixed (a terminal or
+		 * /dev/null takes both as they come) */
 		fail(cause, path, "it is the file of the standard output or "
 		    "error, where the report goes (-o - writes the plan to "
 		    "standard output)");

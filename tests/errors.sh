@@ -228,6 +228,11 @@ rm -f "$TMP/g.xml" "$TMP/link.xml"
 # renamed over, it lost the report and what it held before.
 expect 2 "remat-plan: cannot write '/dev/stdout': it is the file of the standard output or error, where the report goes (-o - writes the plan to standard output)
 $TRY" --graph $L --budget 60% -o /dev/stdout
+# A pipe there would carry the plan and the report mixed.
+"$RP" --graph $L --budget 60% -o /dev/stdout 2>"$TMP/stderr" | cat >"$TMP/stdout"
+[ "$(head -1 "$TMP/stderr")" = "remat-plan: cannot write '/dev/stdout': it is the file of the standard output or error, where the report goes (-o - writes the plan to standard output)" ] &&
+    [ ! -s "$TMP/stdout" ] && pass "-o /dev/stdout onto a pipe: a usage error" ||
+    fail "-o /dev/stdout onto a pipe: $(head -1 "$TMP/stderr"), $(head -1 "$TMP/stdout")"
 # A directory that access() calls writable but where no file can be
 # made (/proc; a read-only mount) is found before any planning (the plan
 # was made, then refused, status 4 either way): no report is printed.
@@ -287,7 +292,8 @@ if [ -w /dev/full ]; then
 fi
 # A pipe is written once, as it is: a FIFO (opened once, so that its
 # reader does not see the end of the file before the plan), and a link
-# to a pipe with no name to resolve (/dev/stdout, /proc/self/fd/N).
+# to a pipe with no name to resolve (/proc/self/fd/N; not the pipe of
+# standard output, above).
 if mkfifo "$TMP/fifo"; then
 	cat "$TMP/fifo" >"$TMP/fromfifo" &
 	reader=$!
@@ -304,10 +310,10 @@ if mkfifo "$TMP/fifo"; then
 	rm -f "$TMP/fifo" "$TMP/fromfifo"
 fi
 if [ -e /proc/self/fd/1 ]; then
-	"$RP" --graph $L --budget 60% -s dtr -o /proc/self/fd/1 2>"$TMP/stderr" |
-	    cat >"$TMP/piped"
+	{ "$RP" --graph $L --budget 60% -s dtr -o /proc/self/fd/3 3>&1 \
+	    >/dev/null 2>"$TMP/stderr"; } | cat >"$TMP/piped"
 	if grep -q '^</plan>' "$TMP/piped" && [ ! -s "$TMP/stderr" ]; then
-		pass "a plan written through a link to a pipe (/proc/self/fd/1)"
+		pass "a plan written through a link to a pipe (/proc/self/fd/3)"
 	else
 		fail "a plan written through a link to a pipe: $(cat "$TMP/stderr")"
 	fi
