@@ -47,7 +47,9 @@ static const char *const field_names[F_COUNT] = {
 enum elem {
 	E_OTHER, E_ROOT, E_KEY, E_DEFAULT, E_GRAPH, E_NODE, E_EDGE,
 	E_NDATA,	/* <data> of a <node> */
-	E_GDATA		/* <data> of the <graph> */
+	E_GDATA,	/* <data> of the <graph> */
+	E_ODATA		/* <data> of the file or of an edge: not read, but its
+			 * key must be declared */
 };
 #define KIND_DEPTH 4
 
@@ -101,6 +103,7 @@ struct loader {
 	 * default, 2: by its own <data>). */
 	int cur;
 	unsigned char seen[F_COUNT];
+	unsigned char gseen[F_COUNT];	/* the graph's <data> read */
 
 	/* The text of the open <default> or <data>. */
 	int text_on;
@@ -173,12 +176,15 @@ sbuf_add(struct sbuf *b, const char *s, size_t n)
 }
 
 /* A GraphML element: the right local name in the GraphML namespace or in
- * none (hand-written files). Elements of other namespaces are ignored. */
+ * none (hand-written files). Elements of other namespaces are ignored, and
+ * so are those with a prefix no namespace is declared for: a name of its
+ * own, as attributes with one are. */
 static int
-gml_is(const xmlChar *local, const xmlChar *uri, const char *name)
+gml_is(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
+    const char *name)
 {
-	return strcmp((const char *)local, name) == 0 &&
-	    (uri == NULL || strcmp((const char *)uri, GRAPHML_NS) == 0);
+	return strcmp((const char *)local, name) == 0 && (uri == NULL ?
+	    prefix == NULL : strcmp((const char *)uri, GRAPHML_NS) == 0);
 }
 
 static enum field
@@ -560,8 +566,13 @@ data_start(struct loader *l, int nb, const xmlChar **at, int line, int node)
 	if (node && l->seen[f] == 2)
 		return fail_free(l, line, rp_xasprintf("node '%s' has two values "
 		    "for '%s'", l->in.g.id[l->cur], field_names[f]));
+	if (!node && l->gseen[f])
+		return fail_free(l, line, rp_xasprintf("the graph has two values "
+		    "for '%s'", field_names[f]));
 	if (node)
 		l->seen[f] = 2;
+	else
+		l->gseen[f] = 1;
 	l->data_field = f;
 	l->data_line = line;
 	l->text_on = 1;
@@ -607,8 +618,15 @@ edge_start(struct loader *l, int nb, const xmlChar **at, int line)
 	const char *v;
 	size_t n;
 	char *dir = rp_sax_attr_trim(nb, at, "directed");
+	unsigned char directed = 1;
 
-	l->undirected = dir != NULL && strcmp(dir, "false") == 0;
+	if (dir != NULL && parse_bool(dir, &directed) != 0) {
+		fail_free(l, line, rp_xasprintf("edge attribute directed='%s' "
+		    "is not a boolean (true, false, 1 or 0)", dir));
+		free(dir);
+		return;
+	}
+	l->undirected = !directed;
 	free(dir);
 	l->eline = line;
 	l->has_src = (v = rp_sax_attr(nb, at, "source", &n)) != NULL;
@@ -717,37 +735,41 @@ graph_end(struct loader *l)
  * the contract rules out. */
 static enum elem
 classify(struct loader *l, enum elem parent, const xmlChar *local,
-    const xmlChar *uri, int line)
+    const xmlChar *prefix, const xmlChar *uri, int line)
 {
 	switch (parent) {
 	case E_ROOT:
-		if (gml_is(local, uri, "key"))
+		if (gml_is(local, prefix, uri, "key"))
 			return E_KEY;
-		if (gml_is(local, uri, "graph"))
+		if (gml_is(local, prefix, uri, "data"))
+			return E_ODATA;
+		if (gml_is(local, prefix, uri, "graph"))
 			return E_GRAPH;
 		break;
 	case E_KEY:
-		if (gml_is(local, uri, "default"))
+		if (gml_is(local, prefix, uri, "default"))
 			return E_DEFAULT;
 		break;
 	case E_GRAPH:
-		if (gml_is(local, uri, "node"))
+		if (gml_is(local, prefix, uri, "node"))
 			return E_NODE;
-		if (gml_is(local, uri, "edge"))
+		if (gml_is(local, prefix, uri, "edge"))
 			return E_EDGE;
-		if (gml_is(local, uri, "data"))
+		if (gml_is(local, prefix, uri, "data"))
 			return E_GDATA;
-		if (gml_is(local, uri, "hyperedge"))
+		if (gml_is(local, prefix, uri, "hyperedge"))
 			fail(l, line, "hyperedges are not supported");
 		break;
 	case E_NODE:
-		if (gml_is(local, uri, "data"))
+		if (gml_is(local, prefix, uri, "data"))
 			return E_NDATA;
 		/* FALLTHROUGH */
 	case E_EDGE:
-		if (gml_is(local, uri, "graph"))
+		if (parent == E_EDGE && gml_is(local, prefix, uri, "data"))
+			return E_ODATA;
+		if (gml_is(local, prefix, uri, "graph"))
 			fail(l, line, "nested graphs are not supported");
-		else if (gml_is(local, uri, "hyperedge"))
+		else if (gml_is(local, prefix, uri, "hyperedge"))
 			fail(l, line, "hyperedges are not supported");
 		break;
 	default:
@@ -765,7 +787,6 @@ on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 	enum elem parent, kind;
 	int line;
 
-	(void)prefix;
 	(void)nns;
 	(void)ns;
 	/* Depth is kept even after an error: the parser may still report
@@ -781,12 +802,16 @@ on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 	line = cur_line(l);
 	if (l->depth == 1) {
 		l->root_line = line;
-		if (strcmp((const char *)local, "graphml") != 0) {
-			fail_free(l, line, rp_xasprintf("root element is '%s', "
-			    "expected 'graphml'", (const char *)local));
+		if (strcmp((const char *)local, "graphml") != 0 ||
+		    (prefix != NULL && uri == NULL)) {
+			fail_free(l, line, rp_xasprintf("root element is "
+			    "'%s%s%s', expected 'graphml'", prefix != NULL &&
+			    uri == NULL ? (const char *)prefix : "", prefix !=
+			    NULL && uri == NULL ? ":" : "",
+			    (const char *)local));
 			return;
 		}
-		if (!gml_is(local, uri, "graphml")) {
+		if (!gml_is(local, prefix, uri, "graphml")) {
 			fail_free(l, line, rp_xasprintf("root element 'graphml' "
 			    "is in namespace '%s', expected %s or none",
 			    (const char *)uri, GRAPHML_NS));
@@ -796,7 +821,7 @@ on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 	} else {
 		parent = l->depth - 1 <= KIND_DEPTH ? l->kind[l->depth - 1] :
 		    E_OTHER;
-		kind = classify(l, parent, local, uri, line);
+		kind = classify(l, parent, local, prefix, uri, line);
 	}
 	if (l->depth <= KIND_DEPTH)
 		l->kind[l->depth] = kind;
@@ -820,6 +845,9 @@ on_start(void *ctx, const xmlChar *local, const xmlChar *prefix,
 	case E_NDATA:
 	case E_GDATA:
 		data_start(l, nb, at, line, kind == E_NDATA);
+		break;
+	case E_ODATA:
+		data_key(l, nb, at, line);
 		break;
 	default:
 		break;

@@ -180,28 +180,32 @@ parse_strategies(const char *list, const struct rp_strategy ***out)
 	return n;
 }
 
-/* Describes the minimum budget for messages. */
+/* Describes the minimum budget for messages, on one line (a node's id
+ * may hold any character). */
 static char *
 min_budget_text(const struct rp_problem *pb)
 {
-	char b[32];
+	char b[32], *m;
+
 	rp_format_bytes(pb->min_budget, b, sizeof b);
 	if (pb->min_searched && pb->min_node >= 0)
-		return rp_xasprintf("%s (%lld bytes: computing node '%s', "
-		    "whatever is kept or recomputed for it, as a search over the "
-		    "order of its ancestors proves)", b,
-		    (long long)pb->min_budget, pb->g->id[pb->min_node]);
-	if (pb->min_searched)
-		return rp_xasprintf("%s (%lld bytes: holding all outputs at the "
+		m = rp_xasprintf("%s (%lld bytes: computing node '%s', whatever "
+		    "is kept or recomputed for it, as a search over the order "
+		    "of its ancestors proves)", b, (long long)pb->min_budget,
+		    pb->g->id[pb->min_node]);
+	else if (pb->min_searched)
+		m = rp_xasprintf("%s (%lld bytes: holding all outputs at the "
 		    "end, whatever is kept or recomputed for them, as a search "
 		    "over the order of their ancestors proves)", b,
 		    (long long)pb->min_budget);
-	if (pb->min_node >= 0)
-		return rp_xasprintf("%s (%lld bytes: node '%s' with its inputs, "
+	else if (pb->min_node >= 0)
+		m = rp_xasprintf("%s (%lld bytes: node '%s' with its inputs, "
 		    "output and workspace)", b, (long long)pb->min_budget,
 		    pb->g->id[pb->min_node]);
-	return rp_xasprintf("%s (%lld bytes: fixed memory and all outputs "
-	    "held at the end)", b, (long long)pb->min_budget);
+	else
+		m = rp_xasprintf("%s (%lld bytes: fixed memory and all outputs "
+		    "held at the end)", b, (long long)pb->min_budget);
+	return rp_oneline(m);
 }
 
 /* --check: replay a plan file and report. */

@@ -127,9 +127,10 @@ graph_line(FILE *f, const struct rp_problem *pb)
 
 	rp_format_bytes(pb->ckpt_all_peak, a, sizeof a);
 	rp_format_bytes(pb->min_budget, b, sizeof b);
-	fprintf(f, "graph %s: %d nodes, %d edges, baseline cost %.6g %s, "
+	fprintf(f, "graph %s: %d node%s, %d edge%s, baseline cost %.6g %s, "
 	    "checkpoint-all peak %s, smallest possible budget %s\n",
-	    g->name, g->n, g->m, pb->baseline, g->cost_unit, a, b);
+	    g->name, g->n, g->n == 1 ? "" : "s", g->m, g->m == 1 ? "" : "s",
+	    pb->baseline, g->cost_unit, a, b);
 }
 
 void
@@ -171,9 +172,9 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 		char b[32];
 		graph_line(f, pb);
 		rp_format_bytes(g->fixed_mem, b, sizeof b);
-		fprintf(f, "  %d forward, %d backward, %d outputs, %d with "
+		fprintf(f, "  %d forward, %d backward, %d output%s, %d with "
 		    "recompute=false, fixed memory %s\n", nf, g->n - nf, nout,
-		    nfixed, b);
+		    nout == 1 ? "" : "s", nfixed, b);
 		fprintf(f, "  execution order: %s\n", g->doc_order ?
 		    "document order" : "stable topological order (document "
 		    "order is not topological)");

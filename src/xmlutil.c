@@ -143,9 +143,31 @@ on_error(void *ctx, xmlErrorPtr err)
 	}
 }
 
+/* A DTD's attribute declaration. Defaults of ordinary attributes are
+ * dropped where elements start (the file's attributes only count), but
+ * the parser applies a namespace declaration's default before then: it
+ * would move the elements it names into another namespace, unseen. */
+static void
+on_attribute_decl(void *ctx, const xmlChar *elem, const xmlChar *name,
+    int type, int def, const xmlChar *value, xmlEnumerationPtr tree)
+{
+	const struct rp_sax_base *b = ctx;
+	const char *a = (const char *)name;
+
+	(void)type;
+	xmlFreeEnumeration(tree);
+	if (value != NULL && def != XML_ATTRIBUTE_IMPLIED &&
+	    def != XML_ATTRIBUTE_REQUIRED && strncmp(a, "xmlns", 5) == 0 &&
+	    (a[5] == '\0' || a[5] == ':'))
+		b->fail(ctx, rp_xasprintf("a DTD default for the namespace "
+		    "declaration '%s' of element '%s' is not supported", a,
+		    (const char *)elem));
+}
+
 void
 rp_sax_refuse_entities(xmlSAXHandler *sax)
 {
+	sax->attributeDecl = on_attribute_decl;
 	sax->entityDecl = on_entity;
 	sax->unparsedEntityDecl = on_unparsed_entity;
 	sax->reference = on_reference;

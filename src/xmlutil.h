@@ -33,7 +33,9 @@ struct rp_sax_base {
  * and reference to one (through the context's fail): a graph or a plan
  * needs none, and expansion is how XML files blow up or reach into other
  * files. Predefined entities (&amp;) and character references do not
- * reach them. Also keeps the parser's first error in the context's base. */
+ * reach them. Refuses a DTD's default for a namespace declaration too
+ * (the parser would apply it). Also keeps the parser's first error in the
+ * context's base. */
 void rp_sax_refuse_entities(xmlSAXHandler *sax);
 
 /* Attribute a of a SAX2 start-element event (nb attributes, five pointers

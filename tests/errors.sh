@@ -97,6 +97,28 @@ graph bad/fixed-mem-bad.xml "bad/fixed-mem-bad.xml:11: fixed_mem '-1' is not a n
 # Edges and graph structure.
 graph bad/edge-undirected.xml "bad/edge-undirected.xml:13: undirected edge in a directed graph"
 graph bad/edge-directed-false.xml "bad/edge-directed-false.xml:13: undirected edge in a directed graph"
+# directed is a boolean as GraphML has it: 0 is false too, and a word
+# that is neither is not taken as true.
+graph bad/edge-directed-zero.xml "bad/edge-directed-zero.xml:13: undirected edge in a directed graph"
+graph bad/edge-directed-bad.xml "bad/edge-directed-bad.xml:13: edge attribute directed='no' is not a boolean (true, false, 1 or 0)"
+# The graph's values once each, as a node's; a key of <data> declared
+# wherever it is (of an edge, of the file), though only the graph's and
+# the nodes' are read.
+graph bad/graph-data-twice.xml "bad/graph-data-twice.xml:12: the graph has two values for 'fixed_mem'"
+graph bad/edge-data-undeclared.xml "bad/edge-data-undeclared.xml:13: <data> refers to undeclared key 'zz'"
+graph bad/root-data-undeclared.xml "bad/root-data-undeclared.xml:10: <data> refers to undeclared key 'zz'"
+# A DTD that gives elements a namespace by default would make them
+# foreign unseen (every edge dropped); a prefix with no namespace declared
+# makes a name of its own, as an attribute's does.
+graph bad/doctype-xmlns.xml "bad/doctype-xmlns.xml:2: a DTD default for the namespace declaration 'xmlns' of element 'edge' is not supported"
+graph bad/prefixed-root.xml "bad/prefixed-root.xml:2: root element is 'x:graphml', expected 'graphml'"
+sed 's|<node id="b">|<zz:node id="q"><data key="c">1</data><data key="m">1000</data></zz:node><node id="b">|; s| directed="false"||' \
+    bad/edge-directed-false.xml >"$TMP/prefixed-node.xml"
+"$RP" --graph "$TMP/prefixed-node.xml" --info >"$TMP/stdout" 2>"$TMP/stderr"
+grep -q '^graph prefixed-node: 2 nodes, 1 edge,.*peak 2 B' "$TMP/stdout" &&
+    pass "an element with an undeclared prefix is not a node" ||
+    fail "an element with an undeclared prefix: $(head -1 "$TMP/stdout") $(cat "$TMP/stderr")"
+rm -f "$TMP/prefixed-node.xml"
 graph bad/graph-in-edge.xml "bad/graph-in-edge.xml:13: nested graphs are not supported"
 graph bad/hyperedge-in-node.xml "bad/hyperedge-in-node.xml:11: hyperedges are not supported"
 graph bad/key-conflict.xml "bad/key-conflict.xml:4: key 'c2' gives 'cost' the default '2', but key 'c' (line 3) gives it '1'"
@@ -132,6 +154,9 @@ plan $L plans/no-reg.xml "plans/no-reg.xml:3: <compute> has no reg attribute"
 plan $L plans/empty-reg.xml "plans/empty-reg.xml:3: <compute> has an empty reg attribute"
 plan $L plans/entity.xml "plans/entity.xml:3: entity declarations are not supported (entity 'a')"
 plan $L plans/dtd-default.xml "plans/dtd-default.xml:6: <compute> has no reg attribute"
+# (a default namespace would make a statement foreign, unseen: this plan
+# frees an output, and was called valid)
+plan good/small.xml plans/dtd-xmlns.xml "plans/dtd-xmlns.xml:2: a DTD default for the namespace declaration 'xmlns' of element 'free' is not supported"
 plan $L plans/not-live.xml "plans/not-live.xml:3: invalid plan: compute 'f1' reads 'f0', which is not live"
 plan $L plans/double-free.xml "plans/double-free.xml:5: invalid plan: free of register 'a', which is not live"
 plan $L plans/reg-live.xml "plans/reg-live.xml:4: invalid plan: compute 'f1' into register 'a', which is still live (holding 'f0')"
@@ -184,6 +209,11 @@ expect 1 "remat-plan: budget 2 B (2 bytes) is below the smallest budget any plan
 	--graph $L --budget 2 -o "$TMP/out.xml"
 expect 1 "remat-plan: budget 20 B (20 bytes) is below the smallest budget any plan can need: 30 B (30 bytes: fixed memory and all outputs held at the end)" \
 	--graph good/outputs.xml --budget 20
+# on one line whatever the node's id holds
+sed 's|"g7"|"g7\&#10;x"|g' $L >"$TMP/nl.xml"
+expect 1 "remat-plan: budget 2 B (2 bytes) is below the smallest budget any plan can need: 3 B (3 bytes: node 'g7\\nx' with its inputs, output and workspace)" \
+	--graph "$TMP/nl.xml" --budget 2
+rm -f "$TMP/nl.xml"
 expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
 	--graph $L --budget 6 --strategy checkpoint-all -f csv -o "$TMP/out.xml"
 
