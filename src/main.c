@@ -959,6 +959,16 @@ plan_progress(void *arg, int i, int n)
 	tty_line("running %s (%d of %d)", strats[i]->name, i + 1, n);
 }
 
+/* Whether a CSV or JSON report goes to standard error (-o -): the line
+ * that says why no plan fits is then left out, so that what is there
+ * parses (the report says it: every strategy's status, the bounds). */
+static int
+report_says_all(const struct cli *c)
+{
+	return c->fmt != RP_FMT_TABLE && c->output != NULL &&
+	    strcmp(c->output, "-") == 0;
+}
+
 /* Plans pb with the strategies strats[0..n), reports and writes the
  * chosen plan. Returns the exit status. */
 static int
@@ -994,7 +1004,9 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
 	rp_report(rep, c->fmt, pb, res, n, picked, &lb);
-	if (picked < 0) {
+	if (picked < 0 && report_says_all(c))
+		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
+	else if (picked < 0) {
 		char *mt = min_budget_text(pb);
 		if (failed)
 			fprintf(stderr, "%s: no plan fits the budget, and a strategy "
@@ -1046,9 +1058,10 @@ below_min(const struct cli *c, const struct rp_problem *pb,
 			rp_result_destroy(&res[i]);
 		free(res);
 	}
-	fprintf(stderr, "%s: budget %s (%lld bytes) is below the smallest "
-	    "budget any plan can need: %s\n", progname, b,
-	    (long long)pb->budget, mt);
+	if (!report_says_all(c))
+		fprintf(stderr, "%s: budget %s (%lld bytes) is below the "
+		    "smallest budget any plan can need: %s\n", progname, b,
+		    (long long)pb->budget, mt);
 	free(mt);
 	return EXIT_NOFIT;
 }

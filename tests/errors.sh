@@ -217,6 +217,23 @@ rm -f "$TMP/nl.xml"
 expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
 	--graph $L --budget 6 --strategy checkpoint-all -f csv -o "$TMP/out.xml"
 
+# With -o -, a CSV or JSON report on standard error is all there is
+# there: the line saying why no plan fits made the JSON not parse.
+for b in 2 6; do
+	"$RP" --graph $L --budget $b -s checkpoint-all -f json -o - \
+	    >"$TMP/stdout" 2>"$TMP/stderr"
+	rc=$?
+	[ $rc = 1 ] && [ ! -s "$TMP/stdout" ] && [ "$(wc -l <"$TMP/stderr")" = 1 ] &&
+	    grep -q '^{.*"picked":null.*}$' "$TMP/stderr" &&
+	    pass "-f json -o - at $b bytes: the JSON alone on standard error" ||
+	    fail "-f json -o - at $b bytes: status $rc, $(cat "$TMP/stderr")"
+done
+"$RP" --graph $L --budget 6 -s checkpoint-all -f csv -o - >"$TMP/stdout" 2>"$TMP/stderr"
+rc=$?
+[ $rc = 1 ] && [ "$(grep -vc ',' "$TMP/stderr")" = 0 ] &&
+    pass "-f csv -o -: the CSV alone on standard error" ||
+    fail "-f csv -o -: status $rc, $(cat "$TMP/stderr")"
+
 # DTR's failure modes are reported in the table, with status 1.
 expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g15' with its inputs, output and workspace)" \
 	--graph ../../graphs/linear-16.xml --budget 20% --strategy dtr --dtr-heuristic lru -o "$TMP/out.xml"
