@@ -299,12 +299,17 @@ milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
 		rp_milp_free(m);
 		return EXIT_INTERNAL;
 	}
-	if (mps != NULL || lpf != NULL)
-		printf("MILP for budget %lld bytes: %d rows, %d columns (%d "
-		    "binary), %ld nonzeros, %d variables eliminated; written to "
-		    "%s%s%s\n", (long long)pb->budget, st.rows, st.cols, st.binaries,
-		    st.nonzeros, st.eliminated, mps != NULL ? mps : "",
-		    mps != NULL && lpf != NULL ? " and " : "", lpf != NULL ? lpf : "");
+	if (mps != NULL || lpf != NULL) {
+		rp_report_milp(stdout, fmt, pb, &st, mps, lpf);
+		if (pb->budget < pb->min_budget) {
+			char *mt = min_budget_text(pb);
+			fprintf(stderr, "%s: note: budget %lld bytes is below the "
+			    "smallest budget any plan can need, %s: the model "
+			    "has no solution\n", progname, (long long)pb->budget,
+			    mt);
+			free(mt);
+		}
+	}
 	if (sol != NULL) {
 		struct rp_seq seq = { 0 };
 		struct rp_plan p;

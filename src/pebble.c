@@ -1830,6 +1830,13 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		    PEBBLE_MAX_NODES);
 		return 0;
 	}
+	if (prob->ckpt_all_peak <= prob->budget) {
+		/* nothing beats it (the windows would start from it and the
+		 * searches end with its cost) */
+		rp_plan_checkpoint_all(g, plan);
+		*note = rp_xstrdup("checkpoint-all fits: no recomputation");
+		return 0;
+	}
 	/* A* and the beams do not keep to recompute=false values; the
 	 * windows do (below) */
 	for (v = 0; v < g->n && fixed < 0; v++)

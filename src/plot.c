@@ -166,7 +166,7 @@ axes(FILE *f, const struct rp_problem *pb, const struct frame *fr)
 	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" "
 	    "height=\"%d\"/>\n", LEFT, TOP, PW, PH);
 	fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor="
-	    "\"middle\">budget (bytes)</text>\n", LEFT + PW / 2, H - 22);
+	    "\"middle\">budget</text>\n", LEFT + PW / 2, H - 22);
 	fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor="
 	    "\"middle\">budget (%% of the checkpoint-all peak)</text>\n",
 	    LEFT + PW / 2, TOP - 30);
@@ -268,8 +268,11 @@ lines(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw,
 	}
 }
 
+/* The legend: each strategy's colour, then the regions bands() draws
+ * (those it does not draw are left out). */
 static void
-legend(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
+legend(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw,
+    const struct frame *fr)
 {
 	int x = LEFT + PW + 20, y = TOP + 10, i, every = 0, bounded = 0;
 
@@ -291,11 +294,13 @@ legend(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		fputs("</text>\n", f);
 	}
 	y += 10;
-	fprintf(f, "<rect class=\"bound\" x=\"%d\" y=\"%d\" width=\"24\" "
-	    "height=\"12\"/>\n<text class=\"legend\" x=\"%d\" y=\"%d\">below "
-	    "the lower bound</text>\n", x, y - 6, x + 32, y + 4);
+	if (bounded > 0)
+		fprintf(f, "<rect class=\"bound\" x=\"%d\" y=\"%d\" "
+		    "width=\"24\" height=\"12\"/>\n<text class=\"legend\" "
+		    "x=\"%d\" y=\"%d\">below the lower bound</text>\n", x,
+		    y - 6, x + 32, y + 4);
 	if (bounded == 0)
-		;	/* no band: nothing to say of it */
+		y -= 36;	/* no band: nothing to say of it */
 	else if (every == bounded || every == 0)
 		fprintf(f, "<text class=\"small\" x=\"%d\" y=\"%d\">(%s)"
 		    "</text>\n", x + 32, y + 18, every == bounded ?
@@ -308,10 +313,12 @@ legend(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		y += 12;
 	}
 	y += 36;
-	fprintf(f, "<rect class=\"impossible\" x=\"%d\" y=\"%d\" width=\"24\" "
-	    "height=\"12\"/>\n<text class=\"legend\" x=\"%d\" y=\"%d\">below "
-	    "the smallest</text>\n<text class=\"legend\" x=\"%d\" y=\"%d\">"
-	    "possible budget</text>\n", x, y - 6, x + 32, y + 4, x + 32, y + 20);
+	if ((double)pb->min_budget > fr->x0)
+		fprintf(f, "<rect class=\"impossible\" x=\"%d\" y=\"%d\" "
+		    "width=\"24\" height=\"12\"/>\n<text class=\"legend\" "
+		    "x=\"%d\" y=\"%d\">below the smallest</text>\n<text "
+		    "class=\"legend\" x=\"%d\" y=\"%d\">possible budget</text>\n",
+		    x, y - 6, x + 32, y + 4, x + 32, y + 20);
 }
 
 static void
@@ -352,7 +359,7 @@ draw(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		    "text-anchor=\"middle\">the baseline cost is 0: every plan "
 		    "costs 0, there is no overhead to draw</text>\n",
 		    LEFT + PW / 2, TOP + PH / 2);
-	legend(f, pb, sw);
+	legend(f, pb, sw, &fr);
 	fputs("</svg>\n", f);
 }
 

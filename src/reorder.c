@@ -363,6 +363,15 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rp_best_init(&best);
 	memset(os, 0, sizeof os);
 	t0 = rp_now();
+	if (pb->ckpt_all_peak <= pb->budget) {
+		/* the execution order is one of the orders, and nothing
+		 * beats its plan */
+		rp_plan_checkpoint_all(g, plan);
+		*note = rp_xstrdup("checkpoint-all fits over the execution "
+		    "order: no recomputation");
+		free(orders);
+		return 0;
+	}
 	no = rp_order_memory_many(g, ctx->deadline, ctx->opt != NULL ?
 	    ctx->opt->seed : 1, RP_ORDER_MAX, orders, rules, peaks);
 	if (no < 0) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "milp.h"
 #include "report.h"
 #include "stagebound.h"
 #include "units.h"
@@ -161,13 +162,13 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 	} else if (fmt == RP_FMT_CSV) {
 		fprintf(f, "graph,nodes,edges,forward,backward,outputs,"
 		    "no_recompute,fixed_mem,baseline_cost,cost_unit,"
-		    "checkpoint_all_peak,min_budget\n");
+		    "checkpoint_all_peak,min_budget,document_order\n");
 		csv_str(f, g->name);
 		fprintf(f, ",%d,%d,%d,%d,%d,%d,%lld,%.10g,", g->n, g->m, nf,
 		    g->n - nf, nout, nfixed, (long long)g->fixed_mem, pb->baseline);
 		csv_str(f, g->cost_unit);
-		fprintf(f, ",%lld,%lld\n", (long long)pb->ckpt_all_peak,
-		    (long long)pb->min_budget);
+		fprintf(f, ",%lld,%lld,%s\n", (long long)pb->ckpt_all_peak,
+		    (long long)pb->min_budget, g->doc_order ? "yes" : "no");
 	} else {
 		char b[32];
 		graph_line(f, pb);
@@ -616,7 +617,8 @@ sweep_csv(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 	fprintf(f, "budget_bytes,budget_percent");
 	for (i = 0; i < sw->nstrat; i++)
 		fprintf(f, ",%s", sw->strats[i]->name);
-	fprintf(f, ",picked,overhead,lower_bound,carried,plan\n");
+	fprintf(f, ",picked,overhead,lower_bound,carried,plan,"
+	    "lower_bound_holds_for\n");
 	for (r = 0; r < sw->nrows; r++) {
 		const struct rp_sweep_row *row = &sw->rows[r];
 		int first = 1;
@@ -657,6 +659,10 @@ sweep_csv(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		}
 		fputc(',', f);
 		csv_str(f, row->plan_file);
+		fputc(',', f);
+		if (isfinite(row->bound))
+			fputs(row->bound_every ? "every plan" :
+			    "frontier-advancing plans", f);
 		fputc('\n', f);
 	}
 }
@@ -733,12 +739,18 @@ sweep_json(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 static void
 sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 {
-	int r, i, carried = 0, some_fa = 0, w;
+	int r, i, carried = 0, some_fa = 0, w, pw = 5;
 	char b[32];
 
+	/* the percentages' width: 100.0 and up on a sweep past the peak */
+	for (r = 0; r < sw->nrows; r++) {
+		w = snprintf(b, sizeof b, "%.1f", percent_of(pb,
+		    sw->rows[r].budget));
+		pw = w > pw ? w : pw;
+	}
 	graph_line(f, pb);
 	fputc('\n', f);
-	fprintf(f, "%-10s %6s", "budget", "%");
+	fprintf(f, "%-10s %*s", "budget", pw + 1, "%");
 	for (i = 0; i < sw->nstrat; i++) {
 		w = (int)strlen(sw->strats[i]->name);
 		fprintf(f, " %*s", w > 9 ? w : 9, sw->strats[i]->name);
@@ -750,7 +762,7 @@ sweep_table(FILE *f, const struct rp_problem *pb, const struct rp_sweep *sw)
 		int fa;
 
 		rp_format_bytes(row->budget, b, sizeof b);
-		fprintf(f, "%-10s %5.1f%%", b, percent_of(pb, row->budget));
+		fprintf(f, "%-10s %*.1f%%", b, pw, percent_of(pb, row->budget));
 		for (i = 0; i < sw->nstrat; i++) {
 			const struct rp_sweep_cell *c = &row->cell[i];
 			char cell[32];
@@ -856,11 +868,8 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		return;
 	}
 	if (fmt == RP_FMT_JSON) {
-		fprintf(f, "{\"graph\":");
-		json_str(f, pb->g->name);
-		fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
-		    "\"results\":[", (long long)pb->ckpt_all_peak,
-		    (long long)pb->min_budget);
+		json_head(f, pb);
+		fprintf(f, ",\"results\":[");
 		for (i = 0; i < n; i++) {
 			fprintf(f, "%s{\"strategy\":", i ? "," : "");
 			json_str(f, strats[i]->name);
@@ -920,4 +929,36 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	    percent_of(pb, pb->min_budget));
 	fprintf(f, "each budget is found to 1%%: 1%% below it (\"no plan "
 	    "at\"), the strategy found no plan\n");
+}
+
+void
+rp_report_milp(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_milp_stats *st, const char *mps, const char *lp)
+{
+	if (fmt == RP_FMT_JSON) {
+		json_head(f, pb);
+		fprintf(f, ",\"budget\":%lld,\"rows\":%d,\"columns\":%d,"
+		    "\"binaries\":%d,\"nonzeros\":%ld,\"eliminated\":%d,"
+		    "\"mps\":", (long long)pb->budget, st->rows, st->cols,
+		    st->binaries, st->nonzeros, st->eliminated);
+		json_str_or_null(f, mps);
+		fprintf(f, ",\"lp\":");
+		json_str_or_null(f, lp);
+		fprintf(f, "}\n");
+	} else if (fmt == RP_FMT_CSV) {
+		fprintf(f, "budget_bytes,rows,columns,binaries,nonzeros,"
+		    "eliminated,mps,lp\n%lld,%d,%d,%d,%ld,%d,",
+		    (long long)pb->budget, st->rows, st->cols, st->binaries,
+		    st->nonzeros, st->eliminated);
+		csv_str(f, mps);
+		fputc(',', f);
+		csv_str(f, lp);
+		fputc('\n', f);
+	} else
+		fprintf(f, "MILP for budget %lld bytes: %d rows, %d columns (%d "
+		    "binary), %ld nonzeros, %d variables eliminated; written to "
+		    "%s%s%s\n", (long long)pb->budget, st->rows, st->cols,
+		    st->binaries, st->nonzeros, st->eliminated, mps != NULL ?
+		    mps : "", mps != NULL && lp != NULL ? " and " : "",
+		    lp != NULL ? lp : "");
 }

@@ -28,6 +28,13 @@ void rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb);
 void rp_report_sweep(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_sweep *sw);
 
+struct rp_milp_stats;
+
+/* Writes what --write-mps and --write-lp wrote: the MILP's size at pb's
+ * budget and the files (NULL where not asked for). */
+void rp_report_milp(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
+    const struct rp_milp_stats *st, const char *mps, const char *lp);
+
 /* Writes --budget min: for each of strats[0..n), the smallest budget m[i]
  * found; lowest is the strategy that reaches lowest, or -1. */
 void rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,

@@ -301,6 +301,25 @@ rmdir "$TMP/d"
     [ "$(stat -c %a "$TMP/mode.xml")" = 640 ] && pass "a replaced plan keeps its mode" ||
     fail "a replaced plan does not keep its mode: $(stat -c %a "$TMP/mode.xml")"
 rm -f "$TMP/mode.xml"
+# What the model files hold is said in the format asked for, and a budget
+# no plan can meet is said (the model has no solution).
+"$RP" --graph $L --budget 6 --write-mps "$TMP/m.mps" -f json >"$TMP/stdout" 2>"$TMP/stderr"
+rc=$?
+[ $rc = 0 ] && [ ! -s "$TMP/stderr" ] &&
+    grep -q '^{"graph":"linear-8",.*"budget":6,"rows":[0-9]*,.*"mps":"[^"]*m.mps","lp":null}$' "$TMP/stdout" &&
+    pass "--write-mps -f json: the model's size as JSON" ||
+    fail "--write-mps -f json: status $rc, $(cat "$TMP/stdout") $(cat "$TMP/stderr")"
+"$RP" --graph $L --budget 6 --write-lp "$TMP/m.lp" -f csv >"$TMP/stdout" 2>&1
+[ "$(head -1 "$TMP/stdout")" = "budget_bytes,rows,columns,binaries,nonzeros,eliminated,mps,lp" ] &&
+    grep -q '^6,[0-9]*,[0-9]*,[0-9]*,[0-9]*,[0-9]*,,.*m.lp$' "$TMP/stdout" &&
+    pass "--write-lp -f csv: the model's size as CSV" ||
+    fail "--write-lp -f csv: $(cat "$TMP/stdout")"
+"$RP" --graph $L --budget 2 --write-mps "$TMP/m.mps" >"$TMP/stdout" 2>"$TMP/stderr"
+rc=$?
+[ $rc = 0 ] && [ -s "$TMP/m.mps" ] && [ "$(cat "$TMP/stderr")" = "remat-plan: note: budget 2 bytes is below the smallest budget any plan can need, 3 B (3 bytes: node 'g7' with its inputs, output and workspace): the model has no solution" ] &&
+    pass "--write-mps below the smallest budget: written, and said" ||
+    fail "--write-mps below the smallest budget: status $rc, $(cat "$TMP/stderr")"
+rm -f "$TMP/m.mps" "$TMP/m.lp"
 # Model files past a file size limit: an error, not SIGXFSZ, and no file.
 for opt in --write-mps --write-lp; do
 	(ulimit -f 4; "$RP" --graph ../../graphs/unet-3.xml --budget 60% $opt "$TMP/model" \

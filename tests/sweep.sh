@@ -132,9 +132,23 @@ awk -F, 'NR > 1 { for (k = 3; k <= 9; k++) if ($k ~ /^[0-9.]+$/) {
     pass "every strategy's figure falls or stays as the budget grows" ||
     fail "figures rise with the budget
 $(cat "$TMP/mono")"
+# reorder and pebble at the checkpoint-all peak: its plan (they said
+# "none" there, reorder finding no order of lower peak, pebble no
+# recomputation to search for with the graph's recompute=false node)
+"$RP" --graph "$U" --budget 100% -s reorder,pebble -f csv >"$TMP/full.csv" 2>&1
+[ "$(awk -F, '$2 == "fits" && $4 == "1.000000" && $7 == 0' "$TMP/full.csv" | wc -l)" = 2 ] &&
+    pass "reorder and pebble at the checkpoint-all peak: checkpoint-all's plan" ||
+    fail "reorder and pebble at the checkpoint-all peak: $(cat "$TMP/full.csv")"
 # -o DIR: the picked plan of every budget with one, each passing --check
 n=0 ok=0
-tail -n +2 "$TMP/sweep.csv" | awk -F, '$NF != "" { print $1, $NF, $(NF-3) }' >"$TMP/files"
+tail -n +2 "$TMP/sweep.csv" | awk -F, '$(NF-1) != "" { print $1, $(NF-1), $(NF-4) }' >"$TMP/files"
+# what each bound holds for, as the JSON says (the CSV did not say it)
+awk -F, 'NR > 1 && $(NF-3) != "" && $(NF-3) != "infeasible" &&
+    $NF != "every plan" && $NF != "frontier-advancing plans" { bad = 1 }
+    NR > 1 && $(NF-3) == "" && $NF != "" { bad = 1 }
+    END { exit bad }' "$TMP/sweep.csv" && grep -q ',every plan$' "$TMP/sweep.csv" &&
+    pass "the sweep's CSV says what each bound holds for" ||
+    fail "the sweep's CSV: lower_bound_holds_for missing or wrong"
 while read -r b f ov; do
 	n=$((n + 1))
 	c=$("$RP" --graph "$U" --check "$f" --budget "$b" -f csv 2>&1 | tail -1 |
