@@ -228,9 +228,13 @@ parse_cost(const char *s, double *out)
 	return 0;
 }
 
-/* Parses a byte count: an integer, or a double with an integral value
- * (some exporters write 1048576.0). Returns 0, -1 when s is not a whole
- * number, -2 when it is one but too large for a byte count. */
+/* Parses a byte count: an integer, or a number with an integral value
+ * written otherwise (some exporters write 1048576.0, or 1e6). Returns 0,
+ * -1 when s is not a whole number, -2 when it is one but too large for a
+ * byte count (a negative one is stored, for the caller to refuse). An
+ * integer with zeros after its point is read exactly; in another form a
+ * value of 2^53 or more, which a double may not hold exactly, is too
+ * large. */
 static int
 parse_bytes(const char *s, int64_t *out)
 {
@@ -242,9 +246,16 @@ parse_bytes(const char *s, int64_t *out)
 		return -1;
 	errno = 0;
 	v = strtoll(s, &end, 10);
+	if (*end == '.' && end > s && isdigit((unsigned char)end[-1]) &&
+	    end[1 + strspn(end + 1, "0")] == '\0')
+		end += 1 + strspn(end + 1, "0");
 	if (*end == '\0' && errno == 0) {
 		*out = v;
 		return 0;
+	}
+	if (*end == '\0' && errno == ERANGE) {
+		*out = v;	/* LLONG_MIN is negative, LLONG_MAX too large */
+		return v < 0 ? 0 : -2;
 	}
 	errno = 0;
 	d = strtod(s, &end);
@@ -252,7 +263,11 @@ parse_bytes(const char *s, int64_t *out)
 		return -1;
 	if (errno == ERANGE && fabs(d) < 1)
 		return -1;	/* underflow: a fraction too small for a double */
-	if (errno == ERANGE || fabs(d) > 4.6e18)
+	if (d < 0) {
+		*out = -1;
+		return 0;
+	}
+	if (errno == ERANGE || d >= 9007199254740992.0)
 		return -2;
 	*out = (int64_t)d;
 	return 0;

@@ -89,6 +89,23 @@ graph "$TMP/cost-hex.xml" "$TMP/cost-hex.xml:11: node 'a': cost '0x10' is not a 
 sed 's|<data key="m">1.5<|<data key="m"> 0X8<|' bad/mem-fraction.xml >"$TMP/mem-hex.xml"
 graph "$TMP/mem-hex.xml" "$TMP/mem-hex.xml:11: node 'a': mem '0X8' is not a whole number of bytes"
 rm -f "$TMP/cost-hex.xml" "$TMP/mem-hex.xml"
+# Byte counts are read exactly or refused: an integer with a point and
+# zeros as the integer (2^62 - 1 was "too large" as 4611686018427387903.0),
+# an exponent past 2^53 refused (9007199254740993e0 read as ...992), a
+# negative count of any size called negative (not "too large").
+for v in "4611686018427387903.0|" "9007199254740993e0|mem 9007199254740993e0 is too large" \
+    "-9999999999999999999|mem -9999999999999999999 is negative" "-1e19|mem -1e19 is negative"; do
+	sed "s|<data key=\"m\">1.5<|<data key=\"m\">${v%%|*}<|" bad/mem-fraction.xml >"$TMP/mem-v.xml"
+	if [ -z "${v#*|}" ]; then
+		"$RP" --graph "$TMP/mem-v.xml" --info >"$TMP/stdout" 2>&1 &&
+		    grep -q 'peak 4.00 EiB' "$TMP/stdout" &&
+		    pass "mem ${v%%|*} is read exactly" ||
+		    fail "mem ${v%%|*}: $(head -1 "$TMP/stdout")"
+	else
+		graph "$TMP/mem-v.xml" "$TMP/mem-v.xml:11: node 'a': ${v#*|}"
+	fi
+done
+rm -f "$TMP/mem-v.xml"
 graph bad/workspace-bad.xml "bad/workspace-bad.xml:11: node 'a': workspace 'lots' is not a whole number of bytes"
 graph bad/kind-bad.xml "bad/kind-bad.xml:11: node 'a': kind 'sideways' is not 'forward' or 'backward'"
 graph bad/recompute-bad.xml "bad/recompute-bad.xml:11: node 'a': recompute 'maybe' is not 'true' or 'false'"
