@@ -85,8 +85,9 @@ struct loader {
 	int fd;
 	const char *buf;
 	size_t len, off;
-	size_t nread;			/* bytes handed to the parser */
+	size_t nread;			/* bytes read */
 	int newlines;			/* '\n' among them */
+	int cr;				/* they ended with a CR */
 
 	struct key *keys;
 	int nkeys, kcap;
@@ -966,27 +967,32 @@ on_read(void *ctx, char *buf, int len)
 
 	if (len <= 0)
 		return 0;
-	if (l->fd >= 0) {
-		do
-			k = read(l->fd, buf, (size_t)len);
-		while (k < 0 && errno == EINTR);
-		if (k < 0) {
-			read_fail(l, rp_xasprintf("cannot read '%s': %s",
-			    l->file, strerror(errno)));
+	do {
+		if (l->fd >= 0) {
+			do
+				k = read(l->fd, buf, (size_t)len);
+			while (k < 0 && errno == EINTR);
+			if (k < 0) {
+				read_fail(l, rp_xasprintf("cannot read '%s': %s",
+				    l->file, strerror(errno)));
+				return -1;
+			}
+		} else {
+			k = l->len - l->off < (size_t)len ?
+			    (ssize_t)(l->len - l->off) : len;
+			memcpy(buf, l->buf + l->off, (size_t)k);
+			l->off += (size_t)k;
+		}
+		if (k == 0)
+			return 0;
+		if ((size_t)k > RP_INPUT_MAX - l->nread) {
+			read_fail(l, rp_xasprintf("%s: file is too large (over "
+			    "2 GiB)", l->file));
 			return -1;
 		}
-	} else {
-		k = l->len - l->off < (size_t)len ? (ssize_t)(l->len - l->off) :
-		    len;
-		memcpy(buf, l->buf + l->off, (size_t)k);
-		l->off += (size_t)k;
-	}
-	if ((size_t)k > RP_INPUT_MAX - l->nread) {
-		read_fail(l, rp_xasprintf("%s: file is too large (over 2 GiB)",
-		    l->file));
-		return -1;
-	}
-	l->nread += (size_t)k;
+		l->nread += (size_t)k;
+		k = (ssize_t)rp_xml_line_ends(buf, (size_t)k, &l->cr);
+	} while (k == 0);
 	z = memchr(buf, '\0', (size_t)k);
 	end = z != NULL ? z : buf + k;
 	for (p = buf; p < end && (p = memchr(p, '\n', (size_t)(end - p))) !=

@@ -119,6 +119,7 @@ struct reader {
 	const char *file;
 	const char *buf;	/* the document, read by the parser from pos */
 	size_t len, pos;
+	int cr;			/* what it read ended with a CR */
 	xmlParserCtxtPtr ctxt;
 	const struct rp_graph *g;
 	struct rp_strmap nodes;	/* node id -> index */
@@ -268,15 +269,21 @@ static int
 on_read(void *ctx, char *out, int n)
 {
 	struct reader *r = ctx;
-	size_t k = r->len - r->pos;
+	size_t k, m;
 
 	if (n < 0)
 		return -1;
-	if (k > (size_t)n)
-		k = (size_t)n;
-	memcpy(out, r->buf + r->pos, k);
-	r->pos += k;
-	return (int)k;
+	do {
+		k = r->len - r->pos;
+		if (k > (size_t)n)
+			k = (size_t)n;
+		if (k == 0)
+			return 0;
+		memcpy(out, r->buf + r->pos, k);
+		r->pos += k;
+		m = rp_xml_line_ends(out, k, &r->cr);
+	} while (m == 0);
+	return (int)m;
 }
 
 int

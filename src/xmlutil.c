@@ -100,6 +100,30 @@ rp_xml_trim(const char *s, size_t n)
 	return r;
 }
 
+size_t
+rp_xml_line_ends(char *buf, size_t n, int *cr)
+{
+	size_t i = 0, o = 0;
+
+	if (!*cr && memchr(buf, '\r', n) == NULL)
+		return n;
+	if (*cr && n > 0 && buf[0] == '\n')
+		i = 1;		/* the LF of a CR LF split between chunks */
+	*cr = 0;
+	for (; i < n; i++) {
+		if (buf[i] != '\r') {
+			buf[o++] = buf[i];
+			continue;
+		}
+		buf[o++] = '\n';
+		if (i + 1 == n)
+			*cr = 1;
+		else if (buf[i + 1] == '\n')
+			i++;
+	}
+	return o;
+}
+
 static void
 on_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
     const xmlChar *sys, xmlChar *content)

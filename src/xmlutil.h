@@ -58,6 +58,14 @@ char *rp_sax_attr_trim(int nb, const xmlChar **at, const char *a);
 char *rp_xml_malformed(xmlParserCtxtPtr ctxt, const struct rp_sax_base *base,
     const char *file);
 
+/* Line ends in buf[0..n), a chunk of a document, made as XML reads them,
+ * in place: CR LF and a lone CR become LF, so that the parser counts
+ * lines as an editor does (it counted none at a lone CR); what the
+ * document says is the same. *cr: the chunk before ended with a CR (0 at
+ * the first). Returns the new length (0 where the chunk was the LF of a
+ * CR LF alone: read on). */
+size_t rp_xml_line_ends(char *buf, size_t n, int *cr);
+
 /* A copy of s[0..n) without leading and trailing XML blanks (space, tab,
  * CR, LF); caller frees. */
 char *rp_xml_trim(const char *s, size_t n);

@@ -10,6 +10,8 @@
 #include "graphml.h"
 #include "gralg.h"
 #include "t.h"
+#include "util.h"
+#include "xmlutil.h"
 
 #define HEAD "<?xml version=\"1.0\"?>\n" \
 	"<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n" \
@@ -199,6 +201,45 @@ main(void)
 		CHECK(g->line[ab] == 17);
 	}
 	rp_graph_free(g);
+
+	t_case("line ends as XML reads them, a CR LF split between chunks");
+	/* CR LF and a lone CR become LF; a chunk that ends with CR drops the
+	 * LF the next one starts with; a chunk that was that LF alone is
+	 * empty (the reader reads on). */
+	{
+		char a[] = "a\r\nb\rc\r", b[] = "\nd", c[] = "\n", e[] = "x\r";
+		int cr = 0;
+		size_t n = rp_xml_line_ends(a, strlen(a), &cr);
+		CHECK(n == 6 && memcmp(a, "a\nb\nc\n", 6) == 0 && cr == 1);
+		n = rp_xml_line_ends(b, strlen(b), &cr);
+		CHECK(n == 1 && b[0] == 'd' && cr == 0);
+		n = rp_xml_line_ends(e, strlen(e), &cr);
+		CHECK(n == 2 && cr == 1);
+		n = rp_xml_line_ends(c, strlen(c), &cr);
+		CHECK(n == 0 && cr == 0);
+	}
+	/* and the lines are counted so: a bad value on line 4 */
+	{
+		const char *docs[] = { "\r", "\r\n" };
+		int k;
+		for (k = 0; k < 2; k++) {
+			char *doc = rp_xasprintf("<graphml>%s<graph>%s<node id="
+			    "\"a\"><data key=\"c\">1</data>%s<data key=\"m\">"
+			    "x</data></node>%s</graph></graphml>", docs[k],
+			    docs[k], docs[k], docs[k]);
+			char *d2 = rp_xasprintf("<graphml><key id=\"c\" for="
+			    "\"node\" attr.name=\"cost\"/><key id=\"m\" for="
+			    "\"node\" attr.name=\"mem\"/>%s", doc + 9);
+			g = load(d2, &cause);
+			CHECK(g == NULL && cause != NULL && strncmp(cause,
+			    "t.xml:4:", 8) == 0);
+			if (cause != NULL && strncmp(cause, "t.xml:4:", 8) != 0)
+				printf("# %s\n", cause);
+			free(cause);
+			free(doc);
+			free(d2);
+		}
+	}
 
 	t_case("articulation points through igraph");
 	/* Articulation points of a path 0-1-2-3 plus a triangle 3-4-5. */
