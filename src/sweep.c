@@ -7,6 +7,7 @@
 
 #include "lpround.h"
 #include "sweep.h"
+#include "units.h"
 #include "util.h"
 
 void
@@ -211,7 +212,10 @@ run_at(const struct rp_problem *pb, const struct rp_strategy *s,
     struct rp_result *res)
 {
 	struct rp_problem at;
+	char bs[32];
 
+	rp_format_bytes(b, bs, sizeof bs);
+	rp_log(base, 1, "%s: at %s (%lld bytes)", s->name, bs, (long long)b);
 	rp_problem_at(&at, pb, b);
 	rp_run_strategies(&at, &s, 1, base, cache, NULL, NULL, NULL, res);
 	return res->status == RP_FITS;
