@@ -229,48 +229,89 @@ parse_cost(const char *s, double *out)
 	return 0;
 }
 
-/* Parses a byte count: an integer, or a number with an integral value
- * written otherwise (some exporters write 1048576.0, or 1e6). Returns 0,
- * -1 when s is not a whole number, -2 when it is one but too large for a
- * byte count (a negative one is stored, for the caller to refuse). An
- * integer with zeros after its point is read exactly; in another form a
- * value of 2^53 or more, which a double may not hold exactly, is too
- * large. */
+/* Parses a byte count: a decimal number whose value is whole, in any
+ * form (some exporters write 1048576.0, or 1e6), read exactly: the digits
+ * and the exponent are read as they are written, never rounded through a
+ * double. Returns 0 with *out (a negative count as -1, for the caller to
+ * refuse), -1 when s is not a whole number, -2 when it is one but past
+ * 19 digits. */
 static int
 parse_bytes(const char *s, int64_t *out)
 {
-	char *end;
-	long long v;
-	double d;
+	const char *p = s, *ip, *fp = "";
+	size_t ni, nf = 0, nd, lead, trail, k;
+	long long e = 0, pt;
+	int neg = 0, esign = 1;
+	uint64_t v = 0;
+	char *d;
 
-	if (*s == '\0' || rp_is_hex(s))
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	ip = p;
+	ni = strspn(ip, "0123456789");
+	p += ni;
+	if (*p == '.') {
+		fp = ++p;
+		nf = strspn(fp, "0123456789");
+		p += nf;
+	}
+	if (ni + nf == 0)
 		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*end == '.' && end > s && isdigit((unsigned char)end[-1]) &&
-	    end[1 + strspn(end + 1, "0")] == '\0')
-		end += 1 + strspn(end + 1, "0");
-	if (*end == '\0' && errno == 0) {
-		*out = v;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			esign = *p++ == '-' ? -1 : 1;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		for (; isdigit((unsigned char)*p); p++)
+			if (e < 100000)	/* past it, only the sign matters */
+				e = e * 10 + (*p - '0');
+		e *= esign;
+	}
+	if (*p != '\0')
+		return -1;
+	/* the digits, integer part then fraction, without the zeros at
+	 * either end; the point then lies after ni - lead + e of them */
+	nd = ni + nf;
+	d = rp_xmalloc(nd + 1);
+	memcpy(d, ip, ni);
+	memcpy(d + ni, fp, nf);
+	for (lead = 0; lead < nd && d[lead] == '0'; lead++)
+		;
+	for (trail = 0; trail < nd - lead && d[nd - 1 - trail] == '0'; trail++)
+		;
+	if (lead == nd) {		/* zero */
+		free(d);
+		*out = 0;
 		return 0;
 	}
-	if (*end == '\0' && errno == ERANGE) {
-		*out = v;	/* LLONG_MIN is negative, LLONG_MAX too large */
-		return v < 0 ? 0 : -2;
-	}
-	errno = 0;
-	d = strtod(s, &end);
-	if (*end != '\0' || !isfinite(d) || d != floor(d))
+	/* whole where every digit left lies before the point, pt digits
+	 * from the first */
+	pt = (long long)ni - (long long)lead + e;
+	if ((long long)(nd - lead - trail) > pt) {
+		free(d);
 		return -1;
-	if (errno == ERANGE && fabs(d) < 1)
-		return -1;	/* underflow: a fraction too small for a double */
-	if (d < 0) {
+	}
+	if (neg) {
+		free(d);
 		*out = -1;
 		return 0;
 	}
-	if (errno == ERANGE || d >= 9007199254740992.0)
+	if (pt > 19) {
+		free(d);
 		return -2;
-	*out = (int64_t)d;
+	}
+	/* the digits, then as many zeros as the point lies past them */
+	for (k = lead; k < nd - trail; k++)
+		v = v * 10 + (uint64_t)(d[k] - '0');
+	for (k = nd - lead - trail; (long long)k < pt; k++)
+		v *= 10;	/* 19 digits at most: no overflow of 2^64 */
+	free(d);
+	if (v > (uint64_t)INT64_MAX)
+		return -2;
+	*out = (int64_t)v;
 	return 0;
 }
 
@@ -1023,6 +1064,7 @@ load(struct loader *l, struct rp_graph **out, char **cause)
 	sax.ignorableWhitespace = on_text;
 	rp_sax_refuse_entities(&sax);
 	l->base.fail = sax_fail;
+	l->base.ns_as_none = GRAPHML_NS;
 	for (i = 0; i < F_COUNT; i++)
 		l->node_def[i] = l->graph_def[i] = -1;
 	rp_strmap_init(&l->keymap, 16);

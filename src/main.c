@@ -302,10 +302,11 @@ milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
 	if (mps != NULL || lpf != NULL) {
 		rp_report_milp(stdout, fmt, pb, &st, mps, lpf);
 		if (pb->budget < pb->min_budget) {
-			char *mt = min_budget_text(pb);
-			fprintf(stderr, "%s: note: budget %lld bytes is below the "
-			    "smallest budget any plan can need, %s: the model "
-			    "has no solution\n", progname, (long long)pb->budget,
+			char b[32], *mt = min_budget_text(pb);
+			rp_format_bytes(pb->budget, b, sizeof b);
+			fprintf(stderr, "%s: note: budget %s (%lld bytes) is below "
+			    "the smallest budget any plan can need, %s: the model "
+			    "has no solution\n", progname, b, (long long)pb->budget,
 			    mt);
 			free(mt);
 		}
@@ -536,6 +537,16 @@ plan_dir_check(const char *dir)
 		return EXIT_INTERNAL;
 	}
 	return -1;
+}
+
+/* The file of a sweep's plan for budget b in directory dir. */
+static char *
+plan_file(const char *dir, int64_t b)
+{
+	size_t n = strlen(dir);
+
+	return rp_xasprintf("%s%sbudget-%lld.xml", dir, n > 0 &&
+	    dir[n - 1] == '/' ? "" : "/", (long long)b);
 }
 
 /* Whether the picture of a sweep would be written over the plan of one of
@@ -1009,9 +1020,9 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
 	rp_report(rep, c->fmt, pb, res, n, picked, &lb);
-	if (picked < 0 && report_says_all(c))
+	if (picked < 0 && report_says_all(c)) {
 		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
-	else if (picked < 0) {
+	} else if (picked < 0) {
 		char *mt = min_budget_text(pb);
 		if (failed)
 			fprintf(stderr, "%s: no plan fits the budget, and a strategy "
@@ -1116,8 +1127,7 @@ sweep_row_done(void *arg, const struct rp_problem *pb, struct rp_sweep *sw,
 
 	if (st->c->output == NULL)
 		return 0;
-	path = rp_xasprintf("%s/budget-%lld.xml", st->c->output,
-	    (long long)sw->rows[row].budget);
+	path = plan_file(st->c->output, sw->rows[row].budget);
 	if (plan == NULL) {
 		/* a plan an earlier run left for this budget is not this
 		 * report's: the directory holds the plans of this one */
@@ -1188,12 +1198,12 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	/* a budget's plan, or the removal of a stale one, must not reach
 	 * the graph read (its name, or a link to it, in the directory) */
 	for (i = 0; c->output != NULL && i < nb; i++) {
-		char *path = rp_xasprintf("%s/budget-%lld.xml", c->output,
-		    (long long)b[i]);
+		char *path = plan_file(c->output, b[i]);
 		if (rp_same_file(path, c->graph)) {
-			char *m = rp_xasprintf("the plan for %lld byte%s would "
-			    "be written over '%s', the input graph",
-			    (long long)b[i], b[i] == 1 ? "" : "s", path);
+			char *m = rp_xasprintf("'%s', the file of the plan for "
+			    "%lld byte%s (written where one fits, else removed), "
+			    "is the input graph", path, (long long)b[i],
+			    b[i] == 1 ? "" : "s");
 			rc = usage_error("%s", m);
 			free(m);
 			free(path);

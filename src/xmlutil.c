@@ -170,22 +170,30 @@ on_error(void *ctx, xmlErrorPtr err)
 /* A DTD's attribute declaration. Defaults of ordinary attributes are
  * dropped where elements start (the file's attributes only count), but
  * the parser applies a namespace declaration's default before then: it
- * would move the elements it names into another namespace, unseen. */
+ * could move the elements it names into another namespace, unseen. So it
+ * is refused, but where it cannot change what is read: the default
+ * namespace made base->ns_as_none, which reads as none, and a prefix
+ * made another namespace (its elements are foreign either way). */
 static void
 on_attribute_decl(void *ctx, const xmlChar *elem, const xmlChar *name,
     int type, int def, const xmlChar *value, xmlEnumerationPtr tree)
 {
 	const struct rp_sax_base *b = ctx;
-	const char *a = (const char *)name;
+	const char *a = (const char *)name, *v = (const char *)value;
+	int same;
 
 	(void)type;
 	xmlFreeEnumeration(tree);
-	if (value != NULL && def != XML_ATTRIBUTE_IMPLIED &&
-	    def != XML_ATTRIBUTE_REQUIRED && strncmp(a, "xmlns", 5) == 0 &&
-	    (a[5] == '\0' || a[5] == ':'))
-		b->fail(ctx, rp_xasprintf("a DTD default for the namespace "
-		    "declaration '%s' of element '%s' is not supported", a,
-		    (const char *)elem));
+	if (value == NULL || def == XML_ATTRIBUTE_IMPLIED ||
+	    def == XML_ATTRIBUTE_REQUIRED || strncmp(a, "xmlns", 5) != 0 ||
+	    (a[5] != '\0' && a[5] != ':'))
+		return;
+	same = b->ns_as_none != NULL && strcmp(v, b->ns_as_none) == 0;
+	if (b->ns_as_none != NULL && (a[5] == '\0' ? same : !same))
+		return;
+	b->fail(ctx, rp_xasprintf("a DTD default for the namespace "
+	    "declaration '%s' of element '%s' is not supported", a,
+	    (const char *)elem));
 }
 
 void

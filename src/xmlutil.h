@@ -27,15 +27,20 @@ struct rp_sax_base {
 	void (*fail)(void *ctx, char *msg);
 	char *error;
 	int error_line;
+	/* A namespace that reads as none (a graph's GraphML one): a DTD
+	 * default may declare it as the default namespace, and no prefix
+	 * may get it so. NULL: every namespace default is refused. */
+	const char *ns_as_none;
 };
 
 /* Sets the entity callbacks of sax to refuse every entity declaration
  * and reference to one (through the context's fail): a graph or a plan
  * needs none, and expansion is how XML files blow up or reach into other
  * files. Predefined entities (&amp;) and character references do not
- * reach them. Refuses a DTD's default for a namespace declaration too
- * (the parser would apply it). Also keeps the parser's first error in the
- * context's base. */
+ * reach them. Refuses a DTD's default for a namespace declaration too,
+ * where it could change how an element reads (the parser would apply it;
+ * see ns_as_none). Also keeps the parser's first error in the context's
+ * base. */
 void rp_sax_refuse_entities(xmlSAXHandler *sax);
 
 /* Attribute a of a SAX2 start-element event (nb attributes, five pointers

@@ -301,6 +301,14 @@ awk -v a="$1" -v b="$2" 'BEGIN { exit !(b - a > 4) }' &&
 grep -q '>(every plan)</text>' "$TMP/one.svg" &&
     pass "the legend says the band of the bound for every plan holds for it" ||
     fail "the band's legend: $(grep -o '<text class="small"[^<]*' "$TMP/one.svg")"
+# The legend names only the regions drawn: at 70% alone, nothing is below
+# the smallest possible budget (it was listed). The x axis is labelled
+# "budget", its ticks having units (it said "budget (bytes)" over MiB).
+! grep -q 'possible budget</text>' "$TMP/one.svg" &&
+    grep -q 'possible budget</text>' "$TMP/u.svg" &&
+    grep -q '>budget</text>' "$TMP/u.svg" && ! grep -q 'budget (bytes)' "$TMP/u.svg" &&
+    pass "--plot: the legend's regions those drawn, the axis labelled" ||
+    fail "--plot: the legend or the axis"
 # Each strategy's line has its own colour (ten colours served eleven).
 "$RP" --graph "$U" --budgets 70% -t 0.5 --plot "$TMP/all.svg" \
     >/dev/null 2>"$TMP/err"
@@ -326,6 +334,18 @@ sys.exit(not (all(ok) and not last['below_min_budget'] and
     not last['any_plan_infeasible']))" "$TMP/json" &&
     pass "sweep JSON: a budget below the smallest says no plan fits" ||
     fail "sweep JSON below the smallest budget: $(cat "$TMP/json")"
+
+# --budget min's JSON opens as the other reports' do (it lacked the
+# graph's nodes, edges and baseline); --info's CSV says the order too.
+"$RP" --graph "$U" --budget min -s dtr -f json >"$TMP/json" 2>"$TMP/err"
+grep -q '^{"graph":"unet-3","nodes":75,"edges":156,"baseline_cost":[0-9.]*,"cost_unit":"ms","checkpoint_all_peak":[0-9]*,"min_budget":[0-9]*,"results":\[' "$TMP/json" &&
+    pass "--budget min's JSON has the graph's fields" ||
+    fail "--budget min's JSON: $(head -c 200 "$TMP/json")"
+"$RP" --graph "$U" --info -f csv >"$TMP/info.csv" 2>&1
+[ "$(head -1 "$TMP/info.csv" | awk -F, '{ print $NF }')" = document_order ] &&
+    [ "$(tail -1 "$TMP/info.csv" | awk -F, '{ print $NF }')" = yes ] &&
+    pass "--info's CSV says whether the document order is the execution order" ||
+    fail "--info's CSV: $(cat "$TMP/info.csv")"
 
 # The line naming the plans written counts them (one plan was "plans
 # written: FILE ... (one per budget with a plan)").
@@ -394,9 +414,9 @@ usage "--plot '$TMP/pd/budget-62914560.xml' is the file of a plan of the sweep (
 mkdir "$TMP/gd"
 cp "$U" "$TMP/gd/budget-1.xml"
 ln -s budget-1.xml "$TMP/gd/budget-62914560.xml"
-usage "the plan for 1 byte would be written over '$TMP/gd/budget-1.xml', the input graph" \
+usage "'$TMP/gd/budget-1.xml', the file of the plan for 1 byte (written where one fits, else removed), is the input graph" \
 	--graph "$TMP/gd/budget-1.xml" --budgets 1,70M -s dtr -o "$TMP/gd"
-usage "the plan for 62914560 bytes would be written over '$TMP/gd/budget-62914560.xml', the input graph" \
+usage "'$TMP/gd/budget-62914560.xml', the file of the plan for 62914560 bytes (written where one fits, else removed), is the input graph" \
 	--graph "$TMP/gd/budget-1.xml" --budgets 60M,70M -s dtr -o "$TMP/gd"
 cmp -s "$U" "$TMP/gd/budget-1.xml" && [ -L "$TMP/gd/budget-62914560.xml" ] &&
     [ "$(ls "$TMP/gd" | wc -l)" = 2 ] &&
