@@ -1830,7 +1830,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		    PEBBLE_MAX_NODES);
 		return 0;
 	}
-	if (prob->ckpt_all_peak <= prob->budget) {
+	if (rp_fits(prob, prob->ckpt_all_peak)) {
 		/* nothing beats it (the windows would start from it and the
 		 * searches end with its cost) */
 		rp_plan_checkpoint_all(g, plan);

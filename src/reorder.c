@@ -360,10 +360,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	double t0;
 
 	(void)bound;
-	rp_best_init(&best);
-	memset(os, 0, sizeof os);
-	t0 = rp_now();
-	if (pb->ckpt_all_peak <= pb->budget) {
+	if (rp_fits(pb, pb->ckpt_all_peak)) {
 		/* the execution order is one of the orders, and nothing
 		 * beats its plan */
 		rp_plan_checkpoint_all(g, plan);
@@ -372,6 +369,9 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		free(orders);
 		return 0;
 	}
+	rp_best_init(&best);
+	memset(os, 0, sizeof os);
+	t0 = rp_now();
 	no = rp_order_memory_many(g, ctx->deadline, ctx->opt != NULL ?
 	    ctx->opt->seed : 1, RP_ORDER_MAX, orders, rules, peaks);
 	if (no < 0) {
