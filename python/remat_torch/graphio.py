@@ -242,8 +242,27 @@ def _parse(path, what):
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = lambda text: stack and stack[-1].text.append(text)
+    _refuse_ns_defaults(parser, path, NS)
     _run(parser, _read(path, what), path, what)
     return top[0]
+
+
+def _refuse_ns_defaults(parser, path, ns_as_none):
+    """Refuses, as remat-plan does, a DTD's default for a namespace
+    declaration where it could change what is read (libxml2 applies it;
+    expat here does not): all of them in a plan (ns_as_none None), in a
+    graph all but GraphML's namespace made the default one and a foreign
+    one given to a prefix."""
+    def decl(elname, attname, type_, default, required):
+        if default is None or not (attname == 'xmlns' or attname.startswith('xmlns:')):
+            return
+        same = ns_as_none is not None and default == ns_as_none
+        if ns_as_none is not None and (same if attname == 'xmlns' else not same):
+            return
+        raise _at_line(path, parser.CurrentLineNumber, "a DTD default for the namespace "
+                       "declaration '%s' of element '%s' is not supported"
+                       % (attname, elname))
+    parser.AttlistDeclHandler = decl
 
 
 def _drop_foreign(root):
@@ -353,6 +372,10 @@ class GraphFile:
         after = False   # whether the <graph> came before
         for k in root.children:
             after = after or k is graph
+            if k.tag == 'data' and k.get('key') not in keys:
+                # the file's own data, not read; its key declared before
+                raise self.error(k.line, '<data> has no key attribute' if k.get('key') is None
+                                 else '<data> refers to undeclared key %r' % k.get('key'))
             if k.tag != 'key':
                 continue
             if after:
@@ -401,6 +424,7 @@ class GraphFile:
         self.lines = {}         # id -> line of <node>
         self.preds = {}         # id -> set of ids
         found = {}              # id -> {attr.name: line of its text}
+        given_graph = set()     # the graph's attributes given by its <data>
         edges = []
         for el in graph.children:
             for inner in el.children if el.tag in ('node', 'edge') else ():
@@ -408,11 +432,17 @@ class GraphFile:
                     raise self.error(inner.line, 'nested graphs are not supported'
                                      if inner.tag == 'graph' else
                                      'hyperedges are not supported')
+                if el.tag == 'edge' and inner.tag == 'data':
+                    key(inner)      # not read, but its key declared
             if el.tag == 'hyperedge':
                 raise self.error(el.line, 'hyperedges are not supported')
             if el.tag == 'data':
                 kfor, name = key(el)
                 if kfor in ('graph', 'all'):
+                    if name in given_graph and name in _GRAPH_ATTRS:
+                        raise self.error(el.line, "the graph has two values for '%s'"
+                                         % name)
+                    given_graph.add(name)
                     self.attrs[name] = el.content()
                     self.attr_lines[name] = el.line
             elif el.tag == 'node':
@@ -442,7 +472,11 @@ class GraphFile:
             elif el.tag == 'edge':
                 if el.get('source') is None or el.get('target') is None:
                     raise self.error(el.line, '<edge> without its source or target attribute')
-                if el.get('directed') == 'false':
+                directed = el.get('directed')
+                if directed is not None and directed.strip(' \t\r\n').lower() not in _BOOLS:
+                    raise self.error(el.line, "edge attribute directed='%s' is not a boolean "
+                                     '(true, false, 1 or 0)' % directed.strip(' \t\r\n'))
+                if directed is not None and directed.strip(' \t\r\n').lower() in ('false', '0'):
                     raise self.error(el.line, 'undirected edge in a directed graph')
                 edges.append(el)
         if not self.nodes:
@@ -586,6 +620,7 @@ class Plan:
 
         parser.StartElementHandler = start
         parser.EndElementHandler = lambda name: names.leave()
+        _refuse_ns_defaults(parser, path, None)
         _run(parser, data, path, 'plan')
         self.computes = sum(s[0] == 'compute' for s in self.statements)
 
