@@ -574,7 +574,7 @@ done
 # strategy), and remat-export's -o - a mistake (it wrote a file named -).
 "$PY" "$MAXB" --model smallcnn --budget 1G --strategy '' --remat-plan "$RP" \
     >/dev/null 2>"$TMP/err"
-[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --strategy '' has an empty item" ] &&
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: --strategy '' has an empty item (see --help)" ] &&
     pass "remat-maxbatch: an empty --strategy is a usage error" ||
     fail "remat-maxbatch --strategy '': $(cat "$TMP/err")"
 (cd "$TMP" && "$PY" "$EXPORT" --model mlp -o - >/dev/null 2>"$TMP/err")
