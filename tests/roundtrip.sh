@@ -599,7 +599,7 @@ done
 # export), and a message that names remat-maxbatch's options.
 "$PY" "$MAXB" --budget 4M --keep "$TMP/keep-none" --remat-plan "$RP" \
     >/dev/null 2>"$TMP/err"
-[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: give exactly one of --model NAME and --module PKG.MOD:CLASS" ] &&
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-maxbatch: give exactly one of --model NAME and --module PKG.MOD:CLASS (see --help)" ] &&
     [ ! -e "$TMP/keep-none" ] &&
     pass "remat-maxbatch: no model, before anything is made" ||
     fail "remat-maxbatch without a model: $(cat "$TMP/err")"
