@@ -472,11 +472,11 @@ class GraphFile:
             elif el.tag == 'edge':
                 if el.get('source') is None or el.get('target') is None:
                     raise self.error(el.line, '<edge> without its source or target attribute')
-                directed = el.get('directed')
-                if directed is not None and directed.strip(' \t\r\n').lower() not in _BOOLS:
+                directed = el.get('directed', 'true').strip(' \t\r\n')
+                if directed.lower() not in _BOOLS:
                     raise self.error(el.line, "edge attribute directed='%s' is not a boolean "
-                                     '(true, false, 1 or 0)' % directed.strip(' \t\r\n'))
-                if directed is not None and directed.strip(' \t\r\n').lower() in ('false', '0'):
+                                     '(true, false, 1 or 0)' % directed)
+                if directed.lower() in ('false', '0'):
                     raise self.error(el.line, 'undirected edge in a directed graph')
                 edges.append(el)
         if not self.nodes:
