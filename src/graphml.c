@@ -243,7 +243,6 @@ parse_bytes(const char *s, int64_t *out)
 	long long e = 0, pt;
 	int neg = 0, esign = 1;
 	uint64_t v = 0;
-	char *d;
 
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;
@@ -272,43 +271,36 @@ parse_bytes(const char *s, int64_t *out)
 	}
 	if (*p != '\0')
 		return -1;
-	/* the digits, integer part then fraction, without the zeros at
-	 * either end; the point then lies after ni - lead + e of them */
+	/* the digits, integer part then fraction (digit k is DIGIT(k)),
+	 * without the zeros at either end; the point then lies after
+	 * ni - lead + e of them */
+#define DIGIT(k) ((k) < ni ? ip[(k)] : fp[(k) - ni])
 	nd = ni + nf;
-	d = rp_xmalloc(nd + 1);
-	memcpy(d, ip, ni);
-	memcpy(d + ni, fp, nf);
-	for (lead = 0; lead < nd && d[lead] == '0'; lead++)
-		;
-	for (trail = 0; trail < nd - lead && d[nd - 1 - trail] == '0'; trail++)
+	for (lead = 0; lead < nd && DIGIT(lead) == '0'; lead++)
 		;
 	if (lead == nd) {		/* zero */
-		free(d);
 		*out = 0;
 		return 0;
 	}
+	for (trail = 0; DIGIT(nd - 1 - trail) == '0'; trail++)
+		;
 	/* whole where every digit left lies before the point, pt digits
 	 * from the first */
 	pt = (long long)ni - (long long)lead + e;
-	if ((long long)(nd - lead - trail) > pt) {
-		free(d);
+	if ((long long)(nd - lead - trail) > pt)
 		return -1;
-	}
 	if (neg) {
-		free(d);
 		*out = -1;
 		return 0;
 	}
-	if (pt > 19) {
-		free(d);
+	if (pt > 19)
 		return -2;
-	}
 	/* the digits, then as many zeros as the point lies past them */
 	for (k = lead; k < nd - trail; k++)
-		v = v * 10 + (uint64_t)(d[k] - '0');
+		v = v * 10 + (uint64_t)(DIGIT(k) - '0');
+#undef DIGIT
 	for (k = nd - lead - trail; (long long)k < pt; k++)
 		v *= 10;	/* 19 digits at most: no overflow of 2^64 */
-	free(d);
 	if (v > (uint64_t)INT64_MAX)
 		return -2;
 	*out = (int64_t)v;
