@@ -7,6 +7,7 @@
 # on the shipped graphs of up to 200 nodes (100 in a sanitized build),
 # make check-slow on all of them.
 . "${top_srcdir:-.}/tests/lib.sh"
+no_leak_check
 
 # Strategies that end well within their limits, so that a sweep and single
 # runs see the same figures whatever the machine's speed.
