@@ -77,10 +77,11 @@ case_runs() {
 # --enable-ubsan), so that its own work runs several times slower.
 sanitized() { [ -n "${REMAT_SANITIZED:-}" ]; }
 # no_leak_check: in a sanitized build, runs this suite's commands without
-# LeakSanitizer's check at exit, which takes about 70 ms a process (half
+# LeakSanitizer's check at exit, which takes about 70 ms a process (40%
 # of a small run's time there). For suites of many runs whose code paths
-# other suites also take with the check on (golden.sh runs every strategy,
-# man-examples.sh and limits.sh sweep).
+# other suites also take with the check on (golden.sh and property.sh run
+# every strategy, tests/unit/test_dtr every DTR heuristic, man-examples.sh
+# and limits.sh sweep).
 no_leak_check() {
 	sanitized || return 0
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
