@@ -319,6 +319,23 @@ mistake "data-dependent control flow" "$EXPORT" --module usermodels:Branchy \
 said "data-dependent control flow: said so" "the step cannot be traced into a fixed graph: Python code reads a tensor value"
 mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
     --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+# The user's module is their code: a syntax error in it, an exception at
+# its import or a constructor's message of several lines is one line too.
+printf 'def f(:\n' >"$TMP/synerr.py"
+mistake "a --module with a syntax error" "$EXPORT" --module synerr:Net \
+    --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+said "a --module with a syntax error: its file and line" "cannot load synerr:Net: .*(synerr.py, line 1)$"
+printf 'raise RuntimeError("at import")\n' >"$TMP/raises.py"
+mistake "a --module that raises at its import" "$EXPORT" --module raises:Net \
+    --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+said "a --module that raises at its import: said so" "cannot load raises:Net: RuntimeError: at import$"
+printf 'class Net:\n    def __init__(self):\n        raise ValueError("one\\ntwo")\n' \
+    >"$TMP/badinit.py"
+mistake "a --module class that fails" "$EXPORT" --module badinit:Net \
+    --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+[ "$(cat "$TMP/err")" = "remat-export: badinit:Net() failed: one" ] &&
+    pass "a --module class that fails: its message's first line alone" ||
+    fail "a --module class that fails: $(cat "$TMP/err")"
 cd "$OLDPWD" || exit 1
 mistake "fp16 autocast on the CPU" "$EXPORT" --model gpt --autocast fp16 -o "$TMP/x.xml"
 "$RP" --graph "$SRC/graphs/unet.xml" --budget 16G -s chain-dp -o "$TMP/unet-plan.xml" \

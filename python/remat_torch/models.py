@@ -10,7 +10,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .errors import UserError
+from .errors import UserError, first_line
 
 
 class MLP(nn.Module):
@@ -185,8 +185,13 @@ def load_object(name, option):
         sys.path.insert(0, os.getcwd())
     try:
         return getattr(importlib.import_module(modname), attr)
-    except (ImportError, AttributeError) as e:
-        raise UserError('cannot load %s: %s' % (name, e))
+    except Exception as e:
+        # the user's module runs here: a syntax error (its message names
+        # the file and line) or anything its top level raises is theirs
+        raise UserError('cannot load %s: %s%s' % (
+            name, '' if isinstance(e, (ImportError, AttributeError,
+                                       SyntaxError)) else
+            type(e).__name__ + ': ', first_line(e)))
 
 
 def _user_module(spec):
@@ -196,7 +201,7 @@ def _user_module(spec):
     try:
         return cls()
     except Exception as e:
-        raise UserError('%s() failed: %s' % (spec.module, e))
+        raise UserError('%s() failed: %s' % (spec.module, first_line(e)))
 
 
 def unknown_model(name):
