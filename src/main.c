@@ -186,25 +186,26 @@ static char *
 min_budget_text(const struct rp_problem *pb)
 {
 	char b[32], *m;
+	const char *w = rp_bytes_word(pb->min_budget);
 
 	rp_format_bytes(pb->min_budget, b, sizeof b);
 	if (pb->min_searched && pb->min_node >= 0)
-		m = rp_xasprintf("%s (%lld bytes: computing node '%s', whatever "
+		m = rp_xasprintf("%s (%lld %s: computing node '%s', whatever "
 		    "is kept or recomputed for it, as a search over the order "
 		    "of its ancestors proves)", b, (long long)pb->min_budget,
-		    pb->g->id[pb->min_node]);
+		    w, pb->g->id[pb->min_node]);
 	else if (pb->min_searched)
-		m = rp_xasprintf("%s (%lld bytes: holding all outputs at the "
+		m = rp_xasprintf("%s (%lld %s: holding all outputs at the "
 		    "end, whatever is kept or recomputed for them, as a search "
 		    "over the order of their ancestors proves)", b,
-		    (long long)pb->min_budget);
+		    (long long)pb->min_budget, w);
 	else if (pb->min_node >= 0)
-		m = rp_xasprintf("%s (%lld bytes: node '%s' with its inputs, "
-		    "output and workspace)", b, (long long)pb->min_budget,
+		m = rp_xasprintf("%s (%lld %s: node '%s' with its inputs, "
+		    "output and workspace)", b, (long long)pb->min_budget, w,
 		    pb->g->id[pb->min_node]);
 	else
-		m = rp_xasprintf("%s (%lld bytes: fixed memory and all outputs "
-		    "held at the end)", b, (long long)pb->min_budget);
+		m = rp_xasprintf("%s (%lld %s: fixed memory and all outputs "
+		    "held at the end)", b, (long long)pb->min_budget, w);
 	return rp_oneline(m);
 }
 
@@ -304,10 +305,10 @@ milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
 		if (pb->budget < pb->min_budget) {
 			char b[32], *mt = min_budget_text(pb);
 			rp_format_bytes(pb->budget, b, sizeof b);
-			fprintf(stderr, "%s: note: budget %s (%lld bytes) is below "
+			fprintf(stderr, "%s: note: budget %s (%lld %s) is below "
 			    "the smallest budget any plan can need, %s: the model "
 			    "has no solution\n", progname, b, (long long)pb->budget,
-			    mt);
+			    rp_bytes_word(pb->budget), mt);
 			free(mt);
 		}
 	}
@@ -1075,9 +1076,9 @@ below_min(const struct cli *c, const struct rp_problem *pb,
 		free(res);
 	}
 	if (!report_says_all(c))
-		fprintf(stderr, "%s: budget %s (%lld bytes) is below the "
+		fprintf(stderr, "%s: budget %s (%lld %s) is below the "
 		    "smallest budget any plan can need: %s\n", progname, b,
-		    (long long)pb->budget, mt);
+		    (long long)pb->budget, rp_bytes_word(pb->budget), mt);
 	free(mt);
 	return EXIT_NOFIT;
 }
@@ -1100,8 +1101,9 @@ sweep_row_start(void *arg, const struct rp_sweep *sw, int row)
 	st->budget = sw->rows[row].budget;
 	rp_format_bytes(st->budget, b, sizeof b);
 	if (st->c->opt.verbose)
-		fprintf(stderr, "%s: budget %d of %d: %s (%lld bytes)\n",
-		    progname, row + 1, st->nrows, b, (long long)st->budget);
+		fprintf(stderr, "%s: budget %d of %d: %s (%lld %s)\n",
+		    progname, row + 1, st->nrows, b, (long long)st->budget,
+		    rp_bytes_word(st->budget));
 }
 
 static void

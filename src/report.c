@@ -223,13 +223,14 @@ rp_report_check(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		    pb->g->cost_unit);
 		if (pb->baseline > 0)
 			fprintf(f, " (%.3fx the baseline)", s->cost / pb->baseline);
-		fprintf(f, ", peak %s (%lld bytes), %d computes, %d "
-		    "recomputations\n", pk, (long long)s->peak, s->ncompute,
-		    s->nrecompute);
+		fprintf(f, ", peak %s (%lld %s), %d computes, %d "
+		    "recomputations\n", pk, (long long)s->peak,
+		    rp_bytes_word(s->peak), s->ncompute, s->nrecompute);
 		if (have_budget) {
 			rp_format_bytes(pb->budget, b, sizeof b);
-			fprintf(f, "%s budget %s (%lld bytes)\n", fits ? "fits" :
-			    "does not fit", b, (long long)pb->budget);
+			fprintf(f, "%s budget %s (%lld %s)\n", fits ? "fits" :
+			    "does not fit", b, (long long)pb->budget,
+			    rp_bytes_word(pb->budget));
 		}
 	}
 }
@@ -419,9 +420,10 @@ closest_line(FILE *f, const struct rp_problem *pb,
 	else	/* every cost 0 */
 		snprintf(ov, sizeof ov, "at cost %.6g", res[c].sim.cost);
 	fprintf(f, "the plan of least peak is %s's: %s, %.1f%% over the "
-	    "budget, %s; it fits a budget of %lld bytes\n",
+	    "budget, %s; it fits a budget of %lld %s\n",
 	    res[c].strategy->name, pk, 100.0 * ((double)res[c].sim.peak /
-	    (double)pb->budget - 1), ov, (long long)res[c].sim.peak);
+	    (double)pb->budget - 1), ov, (long long)res[c].sim.peak,
+	    rp_bytes_word(res[c].sim.peak));
 }
 
 /* The comparison as a table for people, with the notes under it. */
@@ -918,15 +920,16 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	rp_format_bytes(pb->min_budget, b, sizeof b);
 	if (lowest >= 0) {
 		rp_format_bytes(m[lowest].budget, c, sizeof c);
-		fprintf(f, "lowest: %s at %s (%lld bytes, %.1f%% of the "
+		fprintf(f, "lowest: %s at %s (%lld %s, %.1f%% of the "
 		    "checkpoint-all peak)\n", strats[lowest]->name, c,
-		    (long long)m[lowest].budget, percent_of(pb, m[lowest].budget));
+		    (long long)m[lowest].budget, rp_bytes_word(m[lowest].budget),
+		    percent_of(pb, m[lowest].budget));
 	} else
 		fprintf(f, "no strategy finds a plan up to the checkpoint-all "
 		    "peak\n");
-	fprintf(f, "no plan can need less than %s (%lld bytes, %.1f%%): the "
+	fprintf(f, "no plan can need less than %s (%lld %s, %.1f%%): the "
 	    "proven lower bound\n", b, (long long)pb->min_budget,
-	    percent_of(pb, pb->min_budget));
+	    rp_bytes_word(pb->min_budget), percent_of(pb, pb->min_budget));
 	fprintf(f, "each budget is found to 1%%: 1%% below it (\"no plan "
 	    "at\"), the strategy found no plan\n");
 }
@@ -955,9 +958,10 @@ rp_report_milp(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		csv_str(f, lp);
 		fputc('\n', f);
 	} else
-		fprintf(f, "MILP for budget %lld bytes: %d rows, %d columns (%d "
+		fprintf(f, "MILP for budget %lld %s: %d rows, %d columns (%d "
 		    "binary), %ld nonzeros, %d variables eliminated; written to "
-		    "%s%s%s\n", (long long)pb->budget, st->rows, st->cols,
+		    "%s%s%s\n", (long long)pb->budget, rp_bytes_word(pb->budget),
+		    st->rows, st->cols,
 		    st->binaries, st->nonzeros, st->eliminated, mps != NULL ?
 		    mps : "", mps != NULL && lp != NULL ? " and " : "",
 		    lp != NULL ? lp : "");

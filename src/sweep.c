@@ -215,7 +215,8 @@ run_at(const struct rp_problem *pb, const struct rp_strategy *s,
 	char bs[32];
 
 	rp_format_bytes(b, bs, sizeof bs);
-	rp_log(base, 1, "%s: at %s (%lld bytes)", s->name, bs, (long long)b);
+	rp_log(base, 1, "%s: at %s (%lld %s)", s->name, bs, (long long)b,
+	    rp_bytes_word(b));
 	rp_problem_at(&at, pb, b);
 	rp_run_strategies(&at, &s, 1, base, cache, NULL, NULL, NULL, res);
 	return res->status == RP_FITS;

@@ -130,8 +130,9 @@ rp_budget_resolve(const struct rp_budget_spec *spec, int64_t reference,
 	b = floor((double)reference * spec->percent / 100.0);
 	if (b < 1 || b >= 9.2e18) {
 		*cause = rp_xasprintf("budget %s of the checkpoint-all peak "
-		    "(%lld bytes) is %s", spec->text != NULL ? spec->text : "?",
-		    (long long)reference, b < 1 ? "less than one byte" :
+		    "(%lld %s) is %s", spec->text != NULL ? spec->text : "?",
+		    (long long)reference, rp_bytes_word(reference),
+		    b < 1 ? "less than one byte" :
 		    "too large");
 		return -1;
 	}

@@ -29,6 +29,13 @@ int rp_budget_resolve(const struct rp_budget_spec *spec, int64_t reference,
  * (caller frees). */
 int rp_parse_budget(const char *s, struct rp_budget_spec *out, char **cause);
 
+/* "byte" for one, else "bytes": for "(%lld %s)" after a figure. */
+static inline const char *
+rp_bytes_word(int64_t bytes)
+{
+	return bytes == 1 ? "byte" : "bytes";
+}
+
 /* Formats bytes as "512 B", "1.50 KiB", "16.0 GiB" into buf. */
 void rp_format_bytes(int64_t bytes, char *buf, size_t len);
 

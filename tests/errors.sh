@@ -247,6 +247,8 @@ rm -f "$TMP/wrap.sol" "$TMP/long.sol"
 # Budgets that no plan can meet: status 1.
 expect 1 "remat-plan: budget 2 B (2 bytes) is below the smallest budget any plan can need: 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
 	--graph $L --budget 2 -o "$TMP/out.xml"
+expect 1 "remat-plan: budget 1 B (1 byte) is below the smallest budget any plan can need: 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
+	--graph $L --budget 1
 expect 1 "remat-plan: budget 20 B (20 bytes) is below the smallest budget any plan can need: 30 B (30 bytes: fixed memory and all outputs held at the end)" \
 	--graph good/outputs.xml --budget 20
 # on one line whatever the node's id holds
