@@ -38,6 +38,10 @@ enum {
 
 static const char *progname = "remat-plan";
 
+/* Budgets below this many times the smallest budget known that any plan
+ * can need get a deeper search for the smallest one (prove_near_min). */
+#define PROOF_RANGE 1.1
+
 /* -vv: GLPK's own log, line by line, on standard error. */
 static void
 solver_log(void *ctx, const char *msg)
@@ -1043,6 +1047,33 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	return rc;
 }
 
+/* A budget at most PROOF_RANGE times the smallest known that any plan can
+ * need: search further for the smallest (rp_problem_prove), in at most a
+ * quarter of the time limit, which the strategies then have less of. A
+ * figure above the budget proves that no plan fits it. */
+static void
+prove_near_min(const struct cli *c, struct rp_problem *pb)
+{
+	double t0 = rp_now();
+	int64_t was = pb->min_budget;
+	int stopped;
+	struct rp_ctx ctx;
+
+	if (pb->budget < pb->min_budget ||
+	    (double)pb->budget >= PROOF_RANGE * (double)pb->min_budget)
+		return;
+	base_ctx(c, &ctx);	/* the progress line on a terminal */
+	tty_line("searching further for the smallest possible budget");
+	stopped = rp_problem_prove(pb, c->started + rp_run_limit(&c->opt) / 4);
+	tty_clear();
+	if (c->opt.verbose)
+		fprintf(stderr, "%s: the budget is within %g times the smallest "
+		    "possible one: searched further in %.1f ms%s: %lld bytes "
+		    "(was %lld)\n", progname, PROOF_RANGE, (rp_now() - t0) * 1e3,
+		    stopped ? ", stopped by the time limit" : "",
+		    (long long)pb->min_budget, (long long)was);
+}
+
 /* A budget below the smallest any plan can need: said on standard error;
  * as CSV or JSON the report too, every strategy not run and no plan
  * fitting, so that a program reading it gets one. Returns the exit
@@ -1410,10 +1441,11 @@ main(int argc, char **argv)
 		rc = sweep(&c, &pb, strats, nstrat);
 	else if (c.min)
 		rc = budget_min(&c, &pb, strats, nstrat);
-	else if (pb.budget < pb.min_budget)
-		rc = below_min(&c, &pb, strats, nstrat);
-	else
-		rc = plan(&c, &pb, strats, nstrat);
+	else {
+		prove_near_min(&c, &pb);
+		rc = pb.budget < pb.min_budget ? below_min(&c, &pb, strats,
+		    nstrat) : plan(&c, &pb, strats, nstrat);
+	}
 	/* A report that could not be written is a failure too. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n",

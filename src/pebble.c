@@ -89,6 +89,9 @@ struct pebble {
 	int *scratch;
 	long work;
 	long max_elems;		/* elements the sets may hold */
+	double deadline;	/* rp_now() time to stop at; 0: none */
+	long polls;		/* sets taken, for the clock's checks */
+	int stopped;		/* the deadline stopped a search */
 };
 
 /* a + b for sizes (never negative), saturating at INT64_MAX: sums of
@@ -359,6 +362,11 @@ search(struct pebble *pb, const int *start, int len, int64_t start_key,
 			*exact = 1;
 		if (n == 0 || pb->work - work0 > work_limit)
 			return top.key;
+		if (pb->deadline > 0 && (++pb->polls & 1023) == 0 &&
+		    rp_now() > pb->deadline) {
+			pb->stopped = 1;
+			return top.key;
+		}
 		for (i = 0; i < n; i++)
 			smem = sadd(smem, g->mem[pb->elems[ps->off + i]]);
 		for (i = 0; i < n; i++) {
@@ -405,17 +413,29 @@ int64_t
 rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
     int *node)
 {
+	int stopped;
+
+	return rp_pebble_bound_deep(g, floor, work, PEBBLE_MAX_ELEMS, 0, node,
+	    &stopped);
+}
+
+int64_t
+rp_pebble_bound_deep(const struct rp_graph *g, int64_t floor, long work,
+    long max_elems, double deadline, int *node, int *stopped)
+{
 	struct pebble pb;
 	int64_t best = floor;
 	long cap;
 	int *alive, nalive = 0, *outs, nout = 0, v, i;
 
 	*node = -2;
+	*stopped = 0;
 	if (g->n == 0)
 		return floor;
 	memset(&pb, 0, sizeof pb);
 	pb.g = g;
-	pb.max_elems = PEBBLE_MAX_ELEMS;
+	pb.max_elems = max_elems;
+	pb.deadline = deadline;
 	pb.celems = 4096;	/* never NULL, even for empty sets only */
 	pb.elems = rp_xcalloc((size_t)pb.celems, sizeof *pb.elems);
 	inputs_init(&pb);
@@ -444,14 +464,14 @@ rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
 	for (v = g->n - 1; v >= 0; v--)
 		alive[nalive++] = v;
 	for (cap = PEBBLE_FIRST_WORK; nalive > 0 && pb.work <
-	    work; cap *= 4) {
+	    work && !pb.stopped; cap *= 4) {
 		int kept = 0;
 		for (i = 0; i < nalive; i++) {
 			const int *set;
 			int64_t need, k;
 			int len, exact, t = alive[i];
 
-			if (pb.work >= work) {
+			if (pb.work >= work || pb.stopped) {
 				alive[kept++] = t;
 				continue;
 			}
@@ -475,6 +495,7 @@ rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
 	free(pb.table);
 	free(pb.heap);
 	free(pb.scratch);
+	*stopped = pb.stopped;
 	return best;
 }
 

@@ -20,10 +20,23 @@
 int64_t rp_pebble_bound(const struct rp_graph *g, int64_t floor, long work,
     int *node);
 
+/* rp_pebble_bound searched further: the sets of one search hold up to
+ * max_elems elements (4 bytes each) in all, and the search stops at
+ * deadline where that is > 0 (rp_now() time): *stopped is then 1, and the
+ * figure, still a proof, may be below what the same work reaches. */
+int64_t rp_pebble_bound_deep(const struct rp_graph *g, int64_t floor,
+    long work, long max_elems, double deadline, int *node, int *stopped);
+
 /* The work of the search done for every problem (rp_problem_init), and of
  * the deeper one where the smallest budget is sought; from 1,000 nodes,
  * 1000/n of them (problem.c). */
 #define RP_PEBBLE_WORK		(1L << 24)
 #define RP_PEBBLE_WORK_DEEP	(1L << 26)
+
+/* The search where a run found no plan at a budget near the smallest
+ * known (rp_problem_prove): 8 times the deep work, with sets of up to
+ * 2^24 elements (64 MiB). */
+#define RP_PEBBLE_WORK_PROOF	(1L << 29)
+#define RP_PEBBLE_PROOF_ELEMS	(1L << 24)
 
 #endif

@@ -101,6 +101,22 @@ rp_problem_deepen(struct rp_problem *pb)
 	}
 }
 
+int
+rp_problem_prove(struct rp_problem *pb, double deadline)
+{
+	int node, stopped;
+	int64_t b = rp_pebble_bound_deep(pb->g, pb->min_budget,
+	    pebble_work(pb->g, RP_PEBBLE_WORK_PROOF), RP_PEBBLE_PROOF_ELEMS,
+	    deadline, &node, &stopped);
+
+	if (node != -2 && b > pb->min_budget) {
+		pb->min_budget = b;
+		pb->min_node = node;
+		pb->min_searched = 1;
+	}
+	return stopped;
+}
+
 void
 rp_problem_at(struct rp_problem *dst, const struct rp_problem *src,
     int64_t budget)

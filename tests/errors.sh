@@ -249,6 +249,11 @@ expect 1 "remat-plan: budget 2 B (2 bytes) is below the smallest budget any plan
 	--graph $L --budget 2 -o "$TMP/out.xml"
 expect 1 "remat-plan: budget 1 B (1 byte) is below the smallest budget any plan can need: 3 B (3 bytes: node 'g7' with its inputs, output and workspace)" \
 	--graph $L --budget 1
+# Within 1.1 times the smallest budget known, a deeper search proves that
+# no plan fits (the quick search's figure is 262282332 bytes), at once,
+# instead of a run of every strategy finding none (16 s at -t 10).
+expect 1 "remat-plan: budget 251 MiB (263000000 bytes) is below the smallest budget any plan can need: 251 MiB (263598164 bytes: holding all outputs at the end, whatever is kept or recomputed for them, as a search over the order of their ancestors proves)" \
+	--graph ../../graphs/unet-b2-s128-c2.xml --budget 263000000 -t 40 -o "$TMP/out.xml"
 expect 1 "remat-plan: budget 20 B (20 bytes) is below the smallest budget any plan can need: 30 B (30 bytes: fixed memory and all outputs held at the end)" \
 	--graph good/outputs.xml --budget 20
 # on one line whatever the node's id holds

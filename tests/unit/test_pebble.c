@@ -45,9 +45,10 @@ main(void)
 	t_case("never above the least peak of any plan (%d random graphs of "
 	    "2 to 7 nodes)", trials);
 	for (trial = 0; trial < trials; trial++) {
-		int n = 2 + below(6), ne = 0, e[64], v, u, node, mn;
+		int n = 2 + below(6), ne = 0, e[64], v, u, node, mn, dnode;
+		int stopped;
 		struct rp_graph *g;
-		int64_t lo, pb, ex;
+		int64_t lo, pb, ex, dp;
 		for (v = 1; v < n; v++)
 			for (u = 0; u < v; u++)
 				if (below(3) == 0 && ne < 32) {
@@ -72,6 +73,10 @@ main(void)
 			printf("# trial %d: bound %lld above the least peak %lld\n",
 			    trial, (long long)pb, (long long)ex);
 		CHECK((pb > lo) == (node != -2));
+		/* the deeper search of a run near the smallest budget */
+		dp = rp_pebble_bound_deep(g, lo, RP_PEBBLE_WORK_PROOF,
+		    RP_PEBBLE_PROOF_ELEMS, 0, &dnode, &stopped);
+		CHECK(dp >= pb && dp <= ex && !stopped);
 		stronger += pb > lo;
 		exact += pb == ex;
 		rp_graph_free(g);
@@ -81,6 +86,24 @@ main(void)
 	printf("# %d of %d stronger, %d exact\n", stronger, trials, exact);
 	CHECK(stronger > trials / 50);
 	CHECK(exact >= trials * 9 / 10);
+
+	t_case("searched deeper: never lower; stopped by its deadline: still "
+	    "at least where it started, never above the full search");
+	{
+		struct rp_graph *g = mklocal(60);
+		int n1, n2, n3, s1, s2, s3;
+		int64_t lo = rp_min_budget(g, &n1), a, b, c;
+		a = rp_pebble_bound_deep(g, lo, 1L << 16, 1L << 12, 0, &n1, &s1);
+		b = rp_pebble_bound_deep(g, lo, 1L << 22, 1L << 20, 0, &n2, &s2);
+		c = rp_pebble_bound_deep(g, lo, 1L << 22, 1L << 20, rp_now() - 1,
+		    &n3, &s3);
+		printf("# from %lld: %lld with little work, %lld with more, "
+		    "%lld stopped at once (%d)\n", (long long)lo, (long long)a,
+		    (long long)b, (long long)c, s3);
+		CHECK(!s1 && !s2 && a >= lo && b >= a);
+		CHECK(c >= lo && c <= b && (s3 || c == b));
+		rp_graph_free(g);
+	}
 
 	t_case("the same bound from the same graph");
 	{
