@@ -33,9 +33,9 @@ int64_t rp_pebble_bound_deep(const struct rp_graph *g, int64_t floor,
 #define RP_PEBBLE_WORK		(1L << 24)
 #define RP_PEBBLE_WORK_DEEP	(1L << 26)
 
-/* The search where a run found no plan at a budget near the smallest
- * known (rp_problem_prove): 8 times the deep work, with sets of up to
- * 2^24 elements (64 MiB). */
+/* The search before a run whose budget is near the smallest known
+ * (rp_problem_prove): 8 times the deep work, with sets of up to 2^24
+ * elements (64 MiB). */
 #define RP_PEBBLE_WORK_PROOF	(1L << 29)
 #define RP_PEBBLE_PROOF_ELEMS	(1L << 24)
 

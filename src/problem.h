@@ -50,10 +50,10 @@ int rp_problem_init_like(struct rp_problem *pb, const struct rp_graph *g,
 void rp_problem_deepen(struct rp_problem *pb);
 
 /* Raises pb->min_budget with a search deeper still (RP_PEBBLE_WORK_PROOF,
- * with more room for its sets), where a run found no plan near it: its
- * figure may prove that none fits. Stops at deadline where that is > 0
- * (rp_now() time), and returns 1 when it did (the figure is a proof all
- * the same, but the same work may reach more). */
+ * with more room for its sets), for a run whose budget is just above it:
+ * its figure may prove that no plan fits. Stops at deadline where that is
+ * > 0 (rp_now() time), and returns 1 when it did (the figure is a proof
+ * all the same, but the same work may reach more). */
 int rp_problem_prove(struct rp_problem *pb, double deadline);
 
 /* Makes dst the problem src at another budget (bytes), without working
