@@ -1052,15 +1052,15 @@ plan(const struct cli *c, const struct rp_problem *pb,
  * quarter of the time limit, which the strategies then have less of. A
  * figure above the budget proves that no plan fits it. */
 static void
-prove_near_min(const struct cli *c, struct rp_problem *pb)
+prove_near_min(const struct cli *c, struct rp_problem *pb, int64_t budget)
 {
 	double t0 = rp_now();
 	int64_t was = pb->min_budget;
 	int stopped;
 	struct rp_ctx ctx;
 
-	if (pb->budget < pb->min_budget ||
-	    (double)pb->budget >= PROOF_RANGE * (double)pb->min_budget)
+	if (budget < pb->min_budget ||
+	    (double)budget >= PROOF_RANGE * (double)pb->min_budget)
 		return;
 	base_ctx(c, &ctx);	/* the progress line on a terminal */
 	tty_line("searching further for the smallest possible budget");
@@ -1202,6 +1202,7 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	struct rp_sweep_hooks hooks;
 	struct sweep_state st;
 	struct rp_sweep sw;
+	struct rp_problem near;
 	struct rp_ctx ctx;
 	char *cause = NULL;
 	int i, nb = 0, rc = EXIT_OK, any = 0, failed = 0;
@@ -1245,6 +1246,13 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 		}
 		free(path);
 	}
+	/* as a single run at its tightest budget that any plan may fit */
+	near = *pb;
+	for (i = 0; i < nb && b[i] < near.min_budget; i++)
+		;
+	if (i < nb)
+		prove_near_min(c, &near, b[i]);
+	pb = &near;
 	base_ctx(c, &ctx);
 	memset(&st, 0, sizeof st);
 	st.c = c;
@@ -1442,7 +1450,7 @@ main(int argc, char **argv)
 	else if (c.min)
 		rc = budget_min(&c, &pb, strats, nstrat);
 	else {
-		prove_near_min(&c, &pb);
+		prove_near_min(&c, &pb, pb.budget);
 		rc = pb.budget < pb.min_budget ? below_min(&c, &pb, strats,
 		    nstrat) : plan(&c, &pb, strats, nstrat);
 	}

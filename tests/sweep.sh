@@ -336,6 +336,16 @@ sys.exit(not (all(ok) and not last['below_min_budget'] and
     pass "sweep JSON: a budget below the smallest says no plan fits" ||
     fail "sweep JSON below the smallest budget: $(cat "$TMP/json")"
 
+# A sweep's tightest budget within 1.1 times the smallest possible one
+# gets the deeper search a single run there gets: between the two figures
+# (262282332 and 263598164 bytes) no plan fits, proved.
+"$RP" --graph "$SRC/graphs/unet-b2-s128-c2.xml" --budgets 263000000,264000000 \
+    -s checkpoint-all -t 40 -f csv >"$TMP/near.csv" 2>"$TMP/err"
+[ $? = 1 ] && [ "$(cut -d, -f1,3 "$TMP/near.csv" | tail -2 | tr '\n' ' ')" = \
+    "263000000,below minimum 264000000,over budget " ] &&
+    pass "a sweep near the smallest budget: searched deeper, as a single run" ||
+    fail "a sweep near the smallest budget: $(cat "$TMP/near.csv" "$TMP/err")"
+
 # --budget min's JSON opens as the other reports' do (it lacked the
 # graph's nodes, edges and baseline); --info's CSV says the order too.
 "$RP" --graph "$U" --budget min -s dtr -f json >"$TMP/json" 2>"$TMP/err"
