@@ -13,6 +13,7 @@
 #include "sched.h"
 #include "stagebound.h"
 #include "strategy.h"
+#include "units.h"
 #include "util.h"
 
 /* Where the kept plan came from (rp_best.tag): FROM_SEED + k is the plan
@@ -314,9 +315,9 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		*bound = fmax(sol.result == RP_MILP_ERROR ? lpb :
 		    fmax(sol.bound, lpb), pb->baseline);
 
-	what = over > 0 ? rp_xasprintf("found a solution %lld byte%s over "
+	what = over > 0 ? rp_xasprintf("found a solution %lld %s over "
 	    "the budget (within the solver's tolerance), which proves nothing",
-	    (long long)over, over == 1 ? "" : "s") :
+	    (long long)over, rp_bytes_word(over)) :
 	    search_outcome(&sol, search_s, limit, gap);
 	if (best.have) {
 		char *n = best.tag == FROM_MILP ?

@@ -1240,9 +1240,9 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 		char *path = plan_file(c->output, b[i]);
 		if (rp_same_file(path, c->graph)) {
 			char *m = rp_xasprintf("'%s', the file of the plan for "
-			    "%lld byte%s (written where one fits, else removed), "
+			    "%lld %s (written where one fits, else removed), "
 			    "is the input graph", path, (long long)b[i],
-			    b[i] == 1 ? "" : "s");
+			    rp_bytes_word(b[i]));
 			rc = usage_error("%s", m);
 			free(m);
 			free(path);

@@ -19,6 +19,18 @@ pebble_work(const struct rp_graph *g, long work)
 	return g->n > 1000 ? (long)((double)work * 1000 / g->n) : work;
 }
 
+/* Takes the pebble search's figure b (never below pb->min_budget, which it
+ * started from) and its node (-2: it proved nothing more). */
+static void
+take_bound(struct rp_problem *pb, int64_t b, int node)
+{
+	pb->min_budget = b;
+	if (node != -2) {
+		pb->min_node = node;
+		pb->min_searched = 1;
+	}
+}
+
 /* Fills pb for g; the smallest budget is `like`'s where given (the same
  * graph in another order), else searched where `search` is set. */
 static int
@@ -29,6 +41,7 @@ init(struct rp_problem *pb, const struct rp_graph *g,
 	struct rp_plan p;
 	struct rp_sim s;
 	int node;
+	int64_t b;
 
 	memset(pb, 0, sizeof *pb);
 	pb->g = g;
@@ -46,12 +59,9 @@ init(struct rp_problem *pb, const struct rp_graph *g,
 					pb->min_node = node;
 		}
 	} else if (search) {
-		pb->min_budget = rp_pebble_bound(g, pb->min_budget,
-		    pebble_work(g, RP_PEBBLE_WORK), &node);
-		if (node != -2) {
-			pb->min_node = node;
-			pb->min_searched = 1;
-		}
+		b = rp_pebble_bound(g, pb->min_budget, pebble_work(g,
+		    RP_PEBBLE_WORK), &node);
+		take_bound(pb, b, node);
 	}
 	rp_plan_init(&p);
 	rp_plan_checkpoint_all(g, &p);
@@ -92,13 +102,10 @@ void
 rp_problem_deepen(struct rp_problem *pb)
 {
 	int node;
+	int64_t b = rp_pebble_bound(pb->g, pb->min_budget, pebble_work(pb->g,
+	    RP_PEBBLE_WORK_DEEP), &node);
 
-	pb->min_budget = rp_pebble_bound(pb->g, pb->min_budget,
-	    pebble_work(pb->g, RP_PEBBLE_WORK_DEEP), &node);
-	if (node != -2) {
-		pb->min_node = node;
-		pb->min_searched = 1;
-	}
+	take_bound(pb, b, node);
 }
 
 int
@@ -109,11 +116,7 @@ rp_problem_prove(struct rp_problem *pb, double deadline)
 	    pebble_work(pb->g, RP_PEBBLE_WORK_PROOF), RP_PEBBLE_PROOF_ELEMS,
 	    deadline, &node, &stopped);
 
-	if (node != -2 && b > pb->min_budget) {
-		pb->min_budget = b;
-		pb->min_node = node;
-		pb->min_searched = 1;
-	}
+	take_bound(pb, b, node);
 	return stopped;
 }
 
