@@ -5,14 +5,15 @@
 # through the command line: every one must be accepted or be rejected with
 # exit status 3 and one "remat-plan: " line, never crash or hang; and
 # remat-exec's reader must take and refuse the same graph files. A
-# sanitized build replays every eighth file of each corpus here (and
-# every bad-input file): tests/unit/test_corpus replays them all there
+# sanitized build replays every eighth file of the corpora here (and
+# every file of tests/data): tests/unit/test_corpus replays them all there
 # through the fuzz targets in one process, where a thousand instrumented
 # runs of remat-plan took minutes.
 . "${top_srcdir:-.}/tests/lib.sh"
 FG=$SRC/tests/fuzz/graph.xml
-# sampled FILE: whether this mode replays FILE, a corpus file (counted in
-# the order of the loops below).
+# sampled FILE: whether this build replays FILE (the files counted in the
+# order of the loops below): all in a plain build, else those of
+# tests/data and every eighth of the rest.
 _fc_k=0
 sampled() {
 	_fc_k=$((_fc_k + 1))
