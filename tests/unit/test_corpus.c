@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "t.h"
 
 int rp_fuzz_graphml(const uint8_t *data, size_t size);
@@ -49,40 +50,6 @@ on_abort(int sig)
 	_exit(1);
 }
 
-/* Reads PATH whole into a new buffer; its length in *len. NULL on error. */
-static uint8_t *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL, *nb;
-	size_t cap = 0, n = 0, got;
-
-	if (f == NULL)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8192;
-			if ((nb = realloc(buf, cap)) == NULL) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 static int
 only_files(const struct dirent *e)
 {
@@ -104,18 +71,20 @@ replay_dir(const char *src, const char *dir,
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		uint8_t *data;
+		char *data, *cause = NULL;
 		size_t len;
 
 		snprintf(current, sizeof current, "%s/%s", path,
 		    names[i]->d_name);
-		data = slurp(current, &len);
-		CHECK(data != NULL);
-		if (data != NULL) {
-			entry(data, len);
+		if (rp_read_input(current, &data, &len, &cause) == 0) {
+			entry((const uint8_t *)data, len);
+			free(data);
 			done++;
+		} else {
+			printf("# %s\n", cause);
+			CHECK(cause == NULL);	/* every file can be read */
+			free(cause);
 		}
-		free(data);
 		free(names[i]);
 	}
 	free(names);
