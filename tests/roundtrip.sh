@@ -655,15 +655,39 @@ rc=$?
     fail "remat-maxbatch on SIGTERM: status $rc, left $(ls "$TMP/mbtmp")"
 rm -rf "$TMP/mbtmp"
 
-# Ctrl-C while PyTorch loads (the first second or two): status 130 and
-# nothing on stderr (it was a traceback from inside torch).  The signal
-# comes from a Python parent that does not ignore SIGINT, as a shell's
-# background job would, once libtorch is loaded (the import goes on for
-# a second after that).
-for tool in "$EXPORT" "$EXEC" "$MAXB"; do
+# Help, and mistakes on the command line or in the files, come before
+# PyTorch is loaded (at once, not after a second or two): no_torch STATUS
+# TOOL ARGS.
+no_torch() {
+	want=$1
+	shift
+	"$PY" -X importtime "$@" >/dev/null 2>"$TMP/err"
+	rc=$?
+	if grep -q '| *torch$' "$TMP/err"; then
+		fail "${1##*/} $2 ...: PyTorch was loaded"
+	elif [ "$rc" != "$want" ]; then
+		fail "${1##*/} $2 ...: status $rc, not $want"
+	else
+		pass "${1##*/} $2 ...: status $rc, done without loading PyTorch"
+	fi
+}
+no_torch 0 "$EXPORT" --help
+no_torch 0 "$EXEC" --help
+no_torch 0 "$MAXB" --help
+no_torch 2 "$EXPORT" --model mlp -o -
+no_torch 2 "$EXEC" --graph "$TMP/none.xml" --plan "$TMP/none.xml"
+no_torch 2 "$EXEC" --plan "$TMP/none.xml" --graph "$TMP/smallcnn.xml"
+no_torch 2 "$MAXB" --model mlp --budget 50%
+
+# Ctrl-C while PyTorch loads (a second or two, once the command line and
+# the files are checked): status 130 and nothing on stderr (it was a
+# traceback from inside torch).  The signal comes from a Python parent
+# that does not ignore SIGINT, as a shell's background job would, once
+# libtorch is loaded (the import goes on for a second after that).
+ctrl_c() {
 	"$PY" -c 'import signal, subprocess, sys, time
 signal.signal(signal.SIGINT, signal.SIG_DFL)
-p = subprocess.Popen([sys.executable, sys.argv[1], "--help"], stdout=subprocess.DEVNULL,
+p = subprocess.Popen([sys.executable] + sys.argv[1:], stdout=subprocess.DEVNULL,
                      stderr=subprocess.PIPE)
 for i in range(3000):   # until libtorch is loaded: torch is being imported
     try:
@@ -676,10 +700,14 @@ for i in range(3000):   # until libtorch is loaded: torch is being imported
 p.send_signal(signal.SIGINT)
 err = p.communicate()[1]
 sys.exit(0 if p.returncode == 130 and not err else "status %d: %r" % (p.returncode, err[-200:]))' \
-	    "$tool" 2>"$TMP/err" &&
-	    pass "${tool##*/}: Ctrl-C while PyTorch loads: status 130, quietly" ||
-	    fail "${tool##*/}: Ctrl-C while PyTorch loads: $(cat "$TMP/err")"
-done
+	    "$@" 2>"$TMP/err" &&
+	    pass "${1##*/}: Ctrl-C while PyTorch loads: status 130, quietly" ||
+	    fail "${1##*/}: Ctrl-C while PyTorch loads: $(cat "$TMP/err")"
+}
+ctrl_c "$EXPORT" --model mlp --size 16 --repeat 1 -o "$TMP/ctrl-c.xml"
+ctrl_c "$EXEC" --graph "$TMP/smallcnn.xml" --plan "$TMP/sc-plan.xml"
+ctrl_c "$MAXB" --model mlp --size 16 --budget 1M --time-limit 1 --repeat 1 \
+    --remat-plan "$RP"
 
 # remat-export: options that do not go together are usage errors (2), and
 # the graph is never written over the source of the model class.

@@ -24,7 +24,10 @@ step goes through them:
   codegen   a plan as straight-line Python code
   runtime   compile(): training by a plan
 
-Importing the package imports no PyTorch; its modules (and compile) do.
+Importing the package imports no PyTorch, nor do errors, spec, cli and
+graphio (the tools check their command line and read their files before
+loading it, which takes a second or two), nor costmodel until it costs an
+operator; the other modules (and compile) do.
 """
 
 from .errors import UserError

@@ -1,16 +1,18 @@
-"""The command line shared by remat-export and remat-exec: one-line usage
-errors, the model options, and the ModelSpec they give (completed from the
-options a graph file records)."""
+"""The command line shared by remat-export, remat-exec and remat-maxbatch:
+one-line usage errors, the model options, and the ModelSpec they give
+(completed from the options a graph file records).  It imports no PyTorch
+where the options need none, so that the tools report a mistake on the
+command line before loading it (a second or two)."""
 
 import argparse
+import contextlib
 import decimal
+import os
 import re
-
-import torch
+import signal
 
 from .errors import UsageError, UserError
-from .models import BUILTIN_MODELS, unknown_model
-from .spec import ModelSpec
+from .spec import BUILTIN_MODELS, ModelSpec
 
 INPUT_DTYPES = ('float32', 'float64', 'int64', 'int32')
 
@@ -27,6 +29,22 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, '%s: %s (see --help)\n' % (self.prog, message))
+
+
+@contextlib.contextmanager
+def quiet_interrupt():
+    """For importing PyTorch and the modules that use it (a second or two):
+    Ctrl-C meanwhile ends the program quietly with status 130, as it does
+    before and after; Python would print a traceback from inside torch.
+    Not where SIGINT is ignored (nohup, &)."""
+    quiet = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if quiet:
+        signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+    try:
+        yield
+    finally:
+        if quiet:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _positive(text):
@@ -191,7 +209,12 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
         if ref is not None and not _is_ref(ref):
             raise UsageError('%s %s: give it as PKG.MOD:%s' % (opt, ref, what))
     # what the graph records, in the same forms (the message names its line)
-    why = unknown_model(model) if model is not None and args.model is None else None
+    if model is not None and args.model is None:
+        with quiet_interrupt():         # torchvision's list: PyTorch
+            from .models import unknown_model
+        why = unknown_model(model)
+    else:
+        why = None
     if why:
         raise UserError('%s: unknown model %r recorded: %s' % (
             _at(source or 'the graph', lines, 'model'), model, why))
@@ -221,6 +244,8 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
                      loss=pick(args.loss, 'loss', str, None),
                      autocast=pick(args.autocast, 'autocast', _choice(('bf16', 'fp16')), None))
     if spec.autocast == 'fp16' and spec.device != 'cuda':
+        with quiet_interrupt():
+            import torch
         raise UsageError('--autocast fp16 needs --device cuda (PyTorch %s autocasts '
                          'to bfloat16 only on the CPU)' % torch.__version__)
     if module:
@@ -235,8 +260,11 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
             raise UsageError('--input-shape goes with --module; use --batch and --size')
         spec.batch = pick(args.batch, 'batch', _positive, 2)
         spec.size = pick(args.size, 'size', _positive, 32)
-    if spec.device == 'cuda' and not torch.cuda.is_available():
-        raise UserError('--device cuda: no CUDA device is available')
+    if spec.device == 'cuda':
+        with quiet_interrupt():
+            import torch
+        if not torch.cuda.is_available():
+            raise UserError('--device cuda: no CUDA device is available')
     return spec
 
 

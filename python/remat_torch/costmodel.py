@@ -19,13 +19,13 @@ The accelerators (dense peaks, no sparsity), from NVIDIA's data sheets:
   a100  A100 SXM4 80 GB: 312 TFLOP/s bf16/fp16, 156 TF32, 19.5 fp32;
         2.039 TB/s HBM2e (NVIDIA A100 Tensor Core GPU datasheet, 2021)
   v100  V100 SXM2: 125 TFLOP/s fp16 (no bf16: counted at the fp32 rate),
-        15.7 fp32 (no TF32); 900 GB/s HBM2 (NVIDIA V100 datasheet, 2020)"""
+        15.7 fp32 (no TF32); 900 GB/s HBM2 (NVIDIA V100 datasheet, 2020)
+
+The table and parse() need no PyTorch (remat-export checks --cost-model
+before loading it); the functions that cost operators import it."""
 
 import math
 import operator
-
-import torch
-import torch.utils._pytree as pytree
 
 from .errors import UserError
 
@@ -51,6 +51,8 @@ def parse(text):
 
 
 def _tensors(value):
+    import torch
+    import torch.utils._pytree as pytree
     return [t for t in pytree.tree_flatten(value)[0] if isinstance(t, torch.Tensor)]
 
 
@@ -91,6 +93,7 @@ def _is_matrix(name):
 
 def operator_seconds(accelerator, target, args, out):
     """The roofline time of one operator call on this accelerator."""
+    import torch
     half, has_bf16, tf32, fp32, bandwidth, _ = ACCELERATORS[accelerator]
     if target is operator.getitem:
         return 0.0
@@ -114,6 +117,7 @@ def operator_seconds(accelerator, target, args, out):
 def roofline(graph, accelerator, progress=None):
     """Sets each node's cost (ms) from the roofline of its operators, on
     the analysis run's values (graph.env; real or fake tensors)."""
+    import torch.fx
     say = progress or (lambda msg: None)
     say('costing %d nodes with the roofline of %s'
         % (len(graph.nodes), ACCELERATORS[accelerator][5]))

@@ -633,3 +633,31 @@ class Plan:
         """A UserError about statement i, with the plan's file and that
         statement's line."""
         return _at_line(self.path, self.lines[i], message)
+
+
+def predicted_peak(file, plan):
+    """Replays the plan under the memory model on the numbers of the graph
+    file (a GraphFile): during compute v, fixed_mem + live registers'
+    mem + mem(v) + workspace(v).  (Invalid statements are left to run_plan
+    to report.)"""
+    live = {}
+    total = peak = file.fixed_mem
+    for i, (what, node, reg) in enumerate(plan.statements):
+        if what == 'compute':
+            if node not in file.nodes:
+                raise plan.error_at(i, 'plan computes %r, which is not a node of %s'
+                                    % (node, file.path))
+            peak = max(peak, total + file.mem[node] + file.workspace[node])
+            total += file.mem[node]
+            live[reg] = node
+        elif reg in live:
+            total -= file.mem[live.pop(reg)]
+    return peak
+
+
+def predicted_cost(file, plan):
+    """The plan's cost over the baseline (every node once), on the costs of
+    the graph file (a GraphFile)."""
+    base = sum(file.cost.values())
+    cost = sum(file.cost[node] for what, node, _ in plan.statements if what == 'compute')
+    return cost / base if base else 1.0

@@ -11,6 +11,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from .errors import UserError, first_line
+from .spec import BUILTIN_MODELS
 
 
 class MLP(nn.Module):
@@ -154,9 +155,6 @@ class GPTBlock(nn.Module):
         y = (att @ v).transpose(1, 2).reshape(b, t, c)
         x = x + self.proj(y)
         return x + self.mlp(self.ln2(x))
-
-
-BUILTIN_MODELS = ('mlp', 'smallcnn', 'smallunet', 'unet', 'gpt')
 
 
 def _builtin(name, size, num_classes):

@@ -37,8 +37,8 @@ from .codegen import generate
 from .costmodel import parse as parse_cost_model, roofline
 from .device import autocast, get_rng, rng_devices, set_rng, setup_torch, synchronize
 from .errors import UserError
-from .execute import check_match, predicted_cost, predicted_peak, run_plan
-from .graphio import GraphFile, Plan, write_graph
+from .execute import check_match, run_plan
+from .graphio import GraphFile, Plan, predicted_cost, predicted_peak, write_graph
 from .profile import profile
 from .spec import ModelSpec
 from .step import cross_entropy, make_problem

@@ -1,8 +1,11 @@
-"""ModelSpec: everything that determines a traced step, and so a graph."""
+"""ModelSpec: everything that determines a traced step, and so a graph.
+Importing this module imports no PyTorch (the tools check their command
+line before loading it); the methods that need it import it."""
 
 from dataclasses import dataclass
 
-import torch
+# The built-in test models (models.py), by name.
+BUILTIN_MODELS = ('mlp', 'smallcnn', 'smallunet', 'unet', 'gpt')
 
 
 @dataclass
@@ -28,6 +31,7 @@ class ModelSpec:
 
     def dtype(self):
         """The torch dtype of the input batch."""
+        import torch
         return getattr(torch, self.input_dtype or 'float32')
 
     def integer_input(self):
@@ -63,6 +67,7 @@ class ModelSpec:
     def attributes(self):
         """Graph attributes recording how the graph was made, in the order
         they are written."""
+        import torch
         attrs = {'model': self.module or self.model,
                  'input_shape': ','.join(map(str, self.shape())),
                  'seed': self.seed, 'device': self.device,
