@@ -37,12 +37,15 @@ def read_graph(path):
 def main(graph_path, plan_path):
     cost, preds = read_graph(graph_path)
     baseline = sum(cost.values())
-    held = {}           # node -> index of the copy held now
-    in_reg = {}         # register -> node
+    held = {}           # node -> index of its latest copy held now
+    in_reg = {}         # register -> index of the copy it holds
     copies = []         # (node, is a recomputation)
     readers = []        # per copy: [reader is a recomputation, ...]
     done = set()
-    for st in ET.parse(plan_path).getroot():
+    plan = ET.parse(plan_path).getroot()
+    if plan.tag != 'plan':
+        raise ValueError('%s is not a plan (remat-plan(5))' % plan_path)
+    for st in plan:
         if st.tag == 'compute':
             v = st.get('node')
             again = v in done
@@ -51,13 +54,12 @@ def main(graph_path, plan_path):
                     readers[held[p]].append(again)
             copies.append((v, again))
             readers.append([])
-            held[v] = len(copies) - 1
-            in_reg[st.get('reg')] = v
+            held[v] = in_reg[st.get('reg')] = len(copies) - 1
             done.add(v)
         elif st.tag == 'free':
-            v = in_reg.pop(st.get('reg'), None)
-            if v is not None:
-                held.pop(v, None)
+            i = in_reg.pop(st.get('reg'), None)
+            if i is not None and held.get(copies[i][0]) == i:
+                del held[copies[i][0]]
     kinds = {'direct': [0, 0.0], 'cascade': [0, 0.0], 'unread': [0, 0.0]}
     for (v, again), r in zip(copies, readers):
         if not again:
@@ -76,4 +78,8 @@ def main(graph_path, plan_path):
 if __name__ == '__main__':
     if len(sys.argv) != 3:
         sys.exit('usage: python3 bench/cascades.py GRAPH PLAN')
-    main(sys.argv[1], sys.argv[2])
+    try:
+        main(sys.argv[1], sys.argv[2])
+    except (OSError, ET.ParseError, KeyError, ValueError) as e:
+        # remat-plan --check says more about a file that is not right
+        sys.exit('cascades.py: %s: %s' % (type(e).__name__, e))

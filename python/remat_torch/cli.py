@@ -212,7 +212,7 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
     if model is not None and args.model is None:
         with quiet_interrupt():         # torchvision's list: PyTorch
             from .models import unknown_model
-        why = unknown_model(model)
+            why = unknown_model(model)
     else:
         why = None
     if why:
