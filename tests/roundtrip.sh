@@ -709,6 +709,30 @@ ctrl_c "$EXEC" --graph "$TMP/smallcnn.xml" --plan "$TMP/sc-plan.xml"
 ctrl_c "$MAXB" --model mlp --size 16 --budget 1M --time-limit 1 --repeat 1 \
     --remat-plan "$RP"
 
+# A PyTorch that is installed but does not load (here a package named torch
+# whose import fails as a missing shared library makes it fail): one line
+# naming the cause, the status of a missing PyTorch, no traceback.
+# broken_torch STATUS TOOL ARGS.
+mkdir -p "$TMP/broken/torch"
+echo 'raise ImportError("libtorch_cpu.so: cannot open shared object file")' \
+    >"$TMP/broken/torch/__init__.py"
+broken_torch() {
+	want=$1
+	shift
+	PYTHONPATH="$TMP/broken:$PYTHONPATH" "$PY" "$@" >/dev/null 2>"$TMP/err"
+	rc=$?
+	[ "$rc" = "$want" ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+	    grep -q "^${1##*/}: PyTorch is installed for .* but does not load: ImportError: libtorch_cpu.so: cannot open shared object file\$" "$TMP/err" &&
+	    pass "${1##*/}: a PyTorch that does not load: status $rc, one line" ||
+	    fail "${1##*/} with a PyTorch that does not load: status $rc: $(head -c 300 "$TMP/err")"
+}
+broken_torch 1 "$EXPORT" --model mlp --size 16 --repeat 1 -o "$TMP/broken.xml"
+broken_torch 2 "$EXEC" --graph "$TMP/smallcnn.xml" --plan "$TMP/sc-plan.xml"
+broken_torch 2 "$MAXB" --model mlp --size 16 --budget 1M --time-limit 1 \
+    --repeat 1 --remat-plan "$RP"
+[ ! -e "$TMP/broken.xml" ] ||
+    fail "remat-export with a PyTorch that does not load wrote its -o file"
+
 # remat-export: options that do not go together are usage errors (2), and
 # the graph is never written over the source of the model class.
 "$PY" "$EXPORT" --model smallcnn --input-shape 2,3,16,16 -o "$TMP/x.xml" 2>"$TMP/err"

@@ -7,9 +7,12 @@ command line before loading it (a second or two)."""
 import argparse
 import contextlib
 import decimal
+import importlib
+import importlib.util
 import os
 import re
 import signal
+import sys
 
 from .errors import UsageError, UserError
 from .spec import BUILTIN_MODELS, ModelSpec
@@ -31,16 +34,47 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, '%s: %s (see --help)\n' % (self.prog, message))
 
 
+# Set by require_pytorch(): the program's name and the status it ends with
+# where PyTorch cannot be used.
+_PROG = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else 'remat'
+_NO_TORCH_STATUS = 1
+
+
+def require_pytorch(prog, status):
+    """Ends the program with one line and STATUS unless PyTorch is installed
+    for this Python (found, not loaded: that takes a second or two), and sets
+    what loading_pytorch() says and exits with where it is there but does
+    not load."""
+    global _PROG, _NO_TORCH_STATUS
+    _PROG, _NO_TORCH_STATUS = prog, status
+    if importlib.util.find_spec('torch') is None:
+        sys.stderr.write('%s: PyTorch is not installed for %s (Debian: apt-get '
+                         'install python3-torch python3-torchvision)\n'
+                         % (prog, sys.executable))
+        sys.exit(status)
+
+
 @contextlib.contextmanager
-def quiet_interrupt():
-    """For importing PyTorch and the modules that use it (a second or two):
-    Ctrl-C meanwhile ends the program quietly with status 130, as it does
-    before and after; Python would print a traceback from inside torch.
-    Not where SIGINT is ignored (nohup, &)."""
+def loading_pytorch():
+    """For importing PyTorch and the modules that use it (a second or two).
+    PyTorch itself is imported first: where it is installed but does not
+    load (a shared library missing, a build for another Python), the
+    program ends with one line naming the cause and require_pytorch()'s
+    status, not a traceback from inside torch.  Ctrl-C meanwhile ends the
+    program quietly with status 130, as it does before and after (not
+    where SIGINT is ignored: nohup, &)."""
     quiet = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if quiet:
         signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
     try:
+        try:
+            importlib.import_module('torch')    # the modules loaded next use it
+        except Exception as e:      # anything torch's own import raises
+            why = (str(e).strip().splitlines() or [''])[0]
+            sys.stderr.write('%s: PyTorch is installed for %s but does not load: '
+                             '%s%s\n' % (_PROG, sys.executable, type(e).__name__,
+                                         ': ' + why if why else ''))
+            sys.exit(_NO_TORCH_STATUS)
         yield
     finally:
         if quiet:
@@ -210,7 +244,7 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
             raise UsageError('%s %s: give it as PKG.MOD:%s' % (opt, ref, what))
     # what the graph records, in the same forms (the message names its line)
     if model is not None and args.model is None:
-        with quiet_interrupt():         # torchvision's list: PyTorch
+        with loading_pytorch():         # torchvision's list: PyTorch
             from .models import unknown_model
             why = unknown_model(model)
     else:
@@ -244,7 +278,7 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
                      loss=pick(args.loss, 'loss', str, None),
                      autocast=pick(args.autocast, 'autocast', _choice(('bf16', 'fp16')), None))
     if spec.autocast == 'fp16' and spec.device != 'cuda':
-        with quiet_interrupt():
+        with loading_pytorch():
             import torch
         raise UsageError('--autocast fp16 needs --device cuda (PyTorch %s autocasts '
                          'to bfloat16 only on the CPU)' % torch.__version__)
@@ -261,7 +295,7 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
         spec.batch = pick(args.batch, 'batch', _positive, 2)
         spec.size = pick(args.size, 'size', _positive, 32)
     if spec.device == 'cuda':
-        with quiet_interrupt():
+        with loading_pytorch():
             import torch
         if not torch.cuda.is_available():
             raise UserError('--device cuda: no CUDA device is available')
