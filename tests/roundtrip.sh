@@ -287,7 +287,23 @@ mistake "--module without :CLASS" "$EXPORT" --module mynet --input-shape 2,8 \
 [ "$rc" = 2 ] && pass "--module without :CLASS: status 2" ||
     fail "--module without :CLASS: status $rc"
 cat >"$TMP/usermodels.py" <<'EOF'
+import torch
 import torch.nn as nn
+
+
+class Consts(nn.Module):
+    """Tensors made in forward from Python values (as Swin's relative
+    position index): make_fx keeps them as constants of the trace."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+        self.out = nn.Linear(8, 4)
+
+    def forward(self, x):
+        h = torch.relu(self.lin(x))
+        h = h.index_select(1, torch.tensor([7, 6, 5, 4, 3, 2, 1, 0]))
+        return self.out(h * torch.tensor(0.5))
 
 
 class Branchy(nn.Module):
@@ -319,6 +335,25 @@ mistake "data-dependent control flow" "$EXPORT" --module usermodels:Branchy \
 said "data-dependent control flow: said so" "the step cannot be traced into a fixed graph: Python code reads a tensor value"
 mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
     --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+# Constant tensors of the trace (Swin's index tables; a traceback, and
+# --shapes-only recursed without end): resident for the whole step, like
+# the parameters, in the graph and in the executor, with or without values.
+for so in "" --shapes-only; do
+	"$PY" "$EXPORT" --module usermodels:Consts --input-shape 4,8 --num-classes 4 \
+	    --cost-model roofline:a100 $so -o "$TMP/consts$so.xml" >/dev/null 2>"$TMP/err" &&
+	    pass "a step with constant tensors exports${so:+ ($so)}" ||
+	    fail "a step with constant tensors${so:+ ($so)}: $(tail -1 "$TMP/err")"
+done
+cmp -s "$TMP/consts.xml" "$TMP/consts--shapes-only.xml" &&
+    pass "a step with constant tensors: --shapes-only writes the same graph" ||
+    fail "a step with constant tensors: --shapes-only writes another graph"
+"$RP" --graph "$TMP/consts.xml" --budget 100% -s checkpoint-all \
+    -o "$TMP/consts-plan.xml" >/dev/null 2>&1
+line=$("$PY" "$EXEC" --graph "$TMP/consts.xml" --plan "$TMP/consts-plan.xml" \
+    --repeat 1 2>"$TMP/err" | grep -E '^(OK|FAILED): ')
+check_line "a step with constant tensors" "$line" \
+    "$(sed -n 's/.*budget="\([0-9]*\)".*/\1/p' "$TMP/consts-plan.xml" | head -1)" \
+    "remat-exec: $(tail -1 "$TMP/err")"
 # The user's module is their code: a syntax error in it, an exception at
 # its import or a constructor's message of several lines is one line too.
 printf 'def f(:\n' >"$TMP/synerr.py"

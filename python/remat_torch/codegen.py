@@ -122,6 +122,7 @@ def generate(graph, plan, name='plan_step', replay_rng=False):
     set_rng_state = em.constant(set_rng, 'rng')
     device = repr(graph.device)
     inputs = {ph: 'a%d' % i for i, ph in enumerate(graph.placeholders)}
+    inputs.update((c, em.constant(v, 'k')) for c, v in graph.constant_values().items())
     regs = {}           # plan register -> (OpNode, {member: variable})
     holders = {}        # OpNode -> its live registers
     computed = set()

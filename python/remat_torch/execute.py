@@ -104,6 +104,7 @@ def run_plan(graph, plan, measure):
     """Interprets the plan (graphio.Plan).  Returns (results [loss, *grads],
     graph inputs after the step, measured peak or None, seconds)."""
     inputs = graph.run_inputs()
+    inputs.update(graph.constant_values())
     fixed = storages(list(inputs.values()))
     regs = {}           # register -> (OpNode, held value)
     holders = {}        # OpNode -> its live registers

@@ -12,6 +12,7 @@ import operator
 import torch
 import torch.utils._pytree as pytree
 
+from .errors import UserError
 from .storage import storages
 
 
@@ -114,6 +115,10 @@ class JointGraph:
         self.device = problem.spec.device
         self.gm = gm
         self.placeholders = [n for n in gm.graph.nodes if n.op == 'placeholder']
+        # tensors the step creates from Python values (torch.tensor(...) in a
+        # forward: index tables, scales), which make_fx keeps as attributes
+        # of gm; like the placeholders, resident for the whole run
+        self.constants = [n for n in gm.graph.nodes if n.op == 'get_attr']
         calls = [n for n in gm.graph.nodes if n.op == 'call_function']
         self.position = {n: i for i, n in enumerate(calls)}
         self.env = {}
@@ -261,6 +266,18 @@ class JointGraph:
     def run_inputs(self):
         """Fresh graph inputs for a run, keyed by placeholder."""
         return dict(zip(self.placeholders, self.problem.inputs()))
+
+    def constant_values(self):
+        """The traced step's constant tensors, keyed by their get_attr node."""
+        values = {}
+        for n in self.constants:
+            value = getattr(self.gm, n.target, None)
+            if not isinstance(value, torch.Tensor):
+                raise UserError('the traced step reads attribute %s, which is %s, '
+                                'not a tensor: not supported'
+                                % (n.target, type(value).__name__))
+            values[n] = value
+        return values
 
     def release(self):
         """Drops the analysis run's values."""

@@ -14,7 +14,7 @@ def profile(graph, repeat, progress=None):
     RNG is left as it was.  progress(message) hears what it is doing."""
     say = progress or (lambda msg: None)
     say('profiling %d nodes on %s (best of %d)' % (len(graph.nodes), graph.device, repeat))
-    inputs = {ph: graph.env[ph] for ph in graph.placeholders}
+    inputs = {ph: graph.env[ph] for ph in graph.placeholders + graph.constants}
     with torch.no_grad(), torch.random.fork_rng(devices=rng_devices(graph.device)):
         for group in graph.nodes:
             best = float('inf')

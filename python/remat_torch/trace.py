@@ -306,12 +306,15 @@ class _Analysis:
         if len(inputs) != len(graph.placeholders):
             raise UserError('internal: %d graph inputs for %d placeholders'
                             % (len(inputs), len(graph.placeholders)))
+        constants = graph.constant_values()
         self.fake = None
         if graph.problem.spec.shapes_only:
-            from torch._subclasses.fake_tensor import FakeTensorMode
+            from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
             self.fake = FakeTensorMode()
             inputs = [self.fake.from_tensor(v) for v in inputs]
-        for ph, value in zip(graph.placeholders, inputs):
+            constants = {c: v if isinstance(v, FakeTensor) else self.fake.from_tensor(v)
+                         for c, v in constants.items()}
+        for ph, value in list(zip(graph.placeholders, inputs)) + list(constants.items()):
             env[ph] = value
             kind[ph] = 'input'
             for key, nbytes in storages(value).items():
@@ -350,8 +353,13 @@ class _Analysis:
             if isinstance(env[a], torch.Tensor)
             and storage_key(env[a]) in graph.fixed}
         rng = get_rng(graph.device) if _is_random(n.target) else None
+        target = n.target
+        if self.fake and target is torch.ops.aten.lift_fresh_copy.default:
+            # the same fresh copy (of a constant: torch.tensor(...) in a
+            # forward); PyTorch 1.13's fake tensors recurse without end on it
+            target = torch.ops.aten.clone.default
         try:
-            value = n.target(*args, **kwargs)
+            value = target(*args, **kwargs)
         except Exception as e:
             raise UserError('running %s (%s) failed: %s'
                             % (n.name, op_name(n.target), first_line(e)))
