@@ -141,11 +141,33 @@ def _build_problem(spec):
     return make_problem(spec, model, x, y, loss_function(spec))
 
 
+def call_with(model, state, x):
+    """model(x) with its parameters and buffers replaced by the tensors of
+    state (name -> tensor), as torch.nn.utils.stateless.functional_call
+    does.  Also for nn.LSTM, nn.GRU and nn.RNN: in PyTorch 1.13 they run
+    on a list of their weights made when they were built (_flat_weights),
+    which functional_call does not replace, so that a trace would read
+    their own parameters as constants and lose their gradients."""
+    from torch.nn.utils import stateless
+
+    saved = []
+    try:
+        for name, m in model.named_modules():
+            if isinstance(m, nn.RNNBase) and hasattr(m, '_flat_weights'):
+                prefix = name + '.' if name else ''
+                saved.append((m, m._flat_weights))
+                m._flat_weights = [state.get(prefix + wn, w) for wn, w
+                                   in zip(m._flat_weights_names, m._flat_weights)]
+        return stateless.functional_call(model, state, (x,))
+    finally:
+        for m, weights in saved:
+            m._flat_weights = weights
+
+
 def _shapes_forward(model, x):
     """The model's output on x, computed on fake tensors: shapes and
     dtypes only, no memory."""
     from torch._subclasses.fake_tensor import FakeTensorMode
-    from torch.nn.utils import stateless
 
     from . import fakeops
     fakeops.register()
@@ -154,7 +176,7 @@ def _shapes_forward(model, x):
              list(model.named_parameters()) + list(model.named_buffers())}
     fake_x = mode.from_tensor(x)
     with mode:
-        return stateless.functional_call(model, state, (fake_x,))
+        return call_with(model, state, fake_x)
 
 
 def make_problem(spec, model, x, y, loss_fn):

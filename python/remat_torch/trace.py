@@ -97,7 +97,6 @@ import operator
 import torch
 import torch.nn as nn
 from torch.fx.experimental.proxy_tensor import make_fx
-from torch.nn.utils import stateless
 
 from . import fakeops
 from .coarsen import coarsen
@@ -105,6 +104,7 @@ from .device import autocast, get_rng
 from .errors import UserError, first_line
 from .execute import results
 from .graph import JointGraph, OpNode, op_name, reach, returns, written_nodes
+from .step import call_with
 from .storage import storage_key, storages
 
 
@@ -145,7 +145,7 @@ def trace_step(problem):
         state = dict(zip(pnames, params))
         state.update(zip(bnames, buffers))
         with autocast(problem.spec):
-            loss = problem.loss(stateless.functional_call(model, state, (x,)), y)
+            loss = problem.loss(call_with(model, state, x), y)
         if not isinstance(loss, torch.Tensor) or loss.dim() != 0:
             raise UserError('the loss is %s, not a scalar tensor'
                             % ('a tensor of shape %s' % (tuple(loss.shape),)
@@ -169,7 +169,32 @@ def trace_step(problem):
                             'code reads a tensor value (%s)' % _FIXED_GRAPH_HINT)
         raise UserError('tracing the training step failed: %s' % first_line(e))
     _check_static(gm)
+    _check_constants(gm, problem)
     return gm
+
+
+def _check_constants(gm, problem):
+    """Refuses a step that reads one of the model's parameters or buffers
+    as a constant of the trace, not as the step's input: a module that
+    keeps a reference of its own to it, past functional_call.  Its gradient
+    would be lost without a word (call_with() covers nn.LSTM and the like)."""
+    model = problem.model
+    named = {}
+    for name, t in list(model.named_parameters()) + list(model.named_buffers()):
+        if t.numel():
+            named.setdefault((t.device, t.data_ptr()), name)
+    for n in gm.graph.nodes:
+        if n.op != 'get_attr':
+            continue
+        value = getattr(gm, n.target, None)
+        if not isinstance(value, torch.Tensor) or not value.numel():
+            continue
+        name = named.get((value.device, value.data_ptr()))
+        if name is not None:
+            raise UserError('the step reads %s of the model directly, past '
+                            'functional_call (a module that keeps its own reference '
+                            'to it): its gradient would be lost; not supported'
+                            % name)
 
 
 # Operators whose result depends on tensor values in a way a trace cannot
