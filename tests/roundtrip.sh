@@ -321,6 +321,45 @@ class Recurrent(nn.Module):
         return self.out(h[:, -1])
 
 
+class Tied(nn.Module):
+    """Two layers share a weight: named_parameters() names it once."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(8, 8, bias=False)
+        self.b = nn.Linear(8, 8, bias=False)
+        self.b.weight = self.a.weight
+        self.out = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return self.out(self.b(torch.relu(self.a(x))))
+
+
+class Frozen(nn.Module):
+    """A frozen body (no gradients) under a trained head."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8),
+                                  nn.ReLU())
+        self.body.requires_grad_(False)
+        self.out = nn.Linear(8 * 8 * 8, 4)
+
+    def forward(self, x):
+        return self.out(self.body(x).flatten(1))
+
+
+class Spectral(nn.Module):
+    """spectral_norm's power iteration updates its buffers and reads them."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.utils.spectral_norm(nn.Linear(8, 4))
+
+    def forward(self, x):
+        return self.a(x)
+
+
 class Cached(nn.Module):
     """Keeps a reference of its own to a parameter, past functional_call."""
 
@@ -365,9 +404,10 @@ mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
 # Constant tensors of the trace (Swin's index tables; a traceback, and
 # --shapes-only recursed without end): resident for the whole step, like
 # the parameters, in the graph and in the executor, with or without values.
-# Recurrent layers (their gradients were lost: the trace read their weights
-# as constants) make the whole round trip too.
-for spec in Consts:4,8:90 Recurrent:4,12,8:80; do
+# Recurrent layers and tied weights (their gradients were lost: the trace
+# read them as constants), and frozen parameters (refused), make the whole
+# round trip too.
+for spec in Consts:4,8:90 Recurrent:4,12,8:80 Tied:4,8:100 Frozen:4,3,8,8:100; do
 	cls=${spec%%:*}
 	shape=${spec#*:}
 	pct=${shape#*:}
@@ -391,6 +431,9 @@ done
 mistake "a module that reads a parameter past functional_call" "$EXPORT" \
     --module usermodels:Cached --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
 said "a module that reads a parameter past functional_call: said so" "reads lin.weight of the model directly"
+mistake "spectral_norm" "$EXPORT" --module usermodels:Spectral --input-shape 4,8 \
+    --num-classes 4 -o "$TMP/x.xml"
+said "spectral_norm: the buffer named" "updates buffer a.weight_[uv] in place and the step reads what it wrote"
 # The user's module is their code: a syntax error in it, an exception at
 # its import or a constructor's message of several lines is one line too.
 printf 'def f(:\n' >"$TMP/synerr.py"

@@ -139,6 +139,16 @@ class JointGraph:
         """The operators (call_function fx nodes) in traced order."""
         return list(self.position)
 
+    def input_name(self, n):
+        """What graph input fx node n is, in words."""
+        pb = self.problem
+        names = (['parameter ' + s for s in pb.param_names]
+                 + ['buffer ' + s for s in pb.buffer_names] + ['the input batch', 'the labels']
+                 + ['frozen parameter ' + s for s in pb.frozen_names])
+        if n in self.placeholders and self.placeholders.index(n) < len(names):
+            return names[self.placeholders.index(n)]
+        return 'constant %s' % n.target
+
     def buffer_placeholders(self):
         """The placeholders of the model's buffers."""
         first = len(self.problem.params)

@@ -116,6 +116,7 @@ class Step:
         self._params = [named[n] for n in problem.param_names]
         buffers = dict(model.named_buffers())
         self._buffers = [buffers[n] for n in problem.buffer_names]
+        self._frozen = [named[n] for n in problem.frozen_names]
         self._example = [(t.shape, t.dtype, t.device) for t in (problem.x, problem.y)]
         self.process_group = process_group
 
@@ -141,7 +142,8 @@ class Step:
                                  'on %s, as when the step was compiled'
                                  % (what, dtype, tuple(shape), device))
         with torch.no_grad():
-            out = self._run(*[p.detach() for p in self._params], *self._buffers, x, y)
+            out = self._run(*[p.detach() for p in self._params], *self._buffers, x, y,
+                            *[p.detach() for p in self._frozen])
             loss = out[0]
             for p, g in zip(self._params, out[1:]):
                 if g is None:

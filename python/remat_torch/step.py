@@ -29,11 +29,14 @@ class Problem:
     x: torch.Tensor
     y: torch.Tensor
     loss_fn: object = None     # (output, labels) -> scalar loss
+    frozen_names: list = ()
+    frozen: list = ()          # parameters that take no gradient (detached)
 
     def inputs(self):
         """Fresh graph inputs for one run: params, copies of the buffers
-        (a step updates them), input batch, labels."""
-        return self.params + [b.clone() for b in self.buffers] + [self.x, self.y]
+        (a step updates them), input batch, labels, frozen parameters."""
+        return (self.params + [b.clone() for b in self.buffers] + [self.x, self.y]
+                + list(self.frozen))
 
     def loss(self, out, y):
         return self.loss_fn(out, y)
@@ -118,10 +121,17 @@ def _build_problem(spec):
         raise UserError('integer inputs need --num-classes (their values are below it)')
     gen = torch.Generator().manual_seed(spec.seed + 1)
     x = _draw_input(spec, gen).to(spec.device)
+    if not spec.shapes_only:
+        try:
+            probe = copy.deepcopy(model)
+        except Exception as e:
+            raise UserError('the model cannot be copied (copy.deepcopy: the ordinary '
+                            'step it is checked against runs on a copy): %s'
+                            % first_line(e))
     with torch.no_grad(), torch.random.fork_rng(devices=rng_devices(spec.device)), \
             autocast(spec):
         try:
-            out = _shapes_forward(model, x) if spec.shapes_only else copy.deepcopy(model)(x)
+            out = _shapes_forward(model, x) if spec.shapes_only else probe(x)
         except UserError:
             raise
         except Exception as e:
@@ -144,12 +154,25 @@ def _build_problem(spec):
 def call_with(model, state, x):
     """model(x) with its parameters and buffers replaced by the tensors of
     state (name -> tensor), as torch.nn.utils.stateless.functional_call
-    does.  Also for nn.LSTM, nn.GRU and nn.RNN: in PyTorch 1.13 they run
-    on a list of their weights made when they were built (_flat_weights),
-    which functional_call does not replace, so that a trace would read
-    their own parameters as constants and lose their gradients."""
+    does, where PyTorch 1.13's misses some, so that a trace would read the
+    model's own tensors as constants and lose their gradients: a parameter
+    tied to another name (named_parameters() gives one; functional_call
+    replaces only the names it is given), and the weights of nn.LSTM,
+    nn.GRU and nn.RNN, which run on a list of them made when they were
+    built (_flat_weights)."""
     from torch.nn.utils import stateless
 
+    first = {}      # tensor -> its name in state
+    state = dict(state)
+    for mname, m in model.named_modules(remove_duplicate=False):
+        for kind in (m._parameters, m._buffers):
+            for name, t in kind.items():
+                if t is None:
+                    continue
+                name = mname + '.' + name if mname else name
+                seen = first.setdefault(id(t), name)
+                if name not in state and seen in state:
+                    state[name] = state[seen]
     saved = []
     try:
         for name, m in model.named_modules():
@@ -183,10 +206,11 @@ def make_problem(spec, model, x, y, loss_fn):
     """The Problem of a model (its trainable parameters and buffers as they
     are now) on batch x with labels y."""
     named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    frozen = [(n, p) for n, p in model.named_parameters() if not p.requires_grad]
     buffers = list(model.named_buffers())
     return Problem(spec, model, [n for n, _ in named], [p.detach() for _, p in named],
                    [n for n, _ in buffers], [b.detach().clone() for _, b in buffers],
-                   x, y, loss_fn)
+                   x, y, loss_fn, [n for n, _ in frozen], [p.detach() for _, p in frozen])
 
 
 def eager_step(problem):

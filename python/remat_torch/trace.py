@@ -138,12 +138,14 @@ def trace_graph(problem, progress=None):
 
 
 def trace_step(problem):
-    """make_fx of one step (params, buffers, x, y) -> [loss, *grads]."""
+    """make_fx of one step (params, buffers, x, y, frozen parameters) ->
+    [loss, *grads]."""
     model, pnames, bnames = problem.model, problem.param_names, problem.buffer_names
 
-    def step(params, buffers, x, y):
+    def step(params, buffers, x, y, frozen):
         state = dict(zip(pnames, params))
         state.update(zip(bnames, buffers))
+        state.update(zip(problem.frozen_names, frozen))
         with autocast(problem.spec):
             loss = problem.loss(call_with(model, state, x), y)
         if not isinstance(loss, torch.Tensor) or loss.dim() != 0:
@@ -160,7 +162,8 @@ def trace_step(problem):
     try:
         with _module_labels(model):
             gm = make_fx(step, tracing_mode='fake' if problem.spec.shapes_only
-                         else 'real')(params, buffers, problem.x, problem.y)
+                         else 'real')(params, buffers, problem.x, problem.y,
+                                      list(problem.frozen))
     except UserError:
         raise
     except Exception as e:
@@ -174,14 +177,15 @@ def trace_step(problem):
 
 
 def _check_constants(gm, problem):
-    """Refuses a step that reads one of the model's parameters or buffers
-    as a constant of the trace, not as the step's input: a module that
-    keeps a reference of its own to it, past functional_call.  Its gradient
-    would be lost without a word (call_with() covers nn.LSTM and the like)."""
+    """Refuses a step that reads one of the model's trainable parameters or
+    buffers as a constant of the trace, not as the step's input: a module
+    that keeps a reference of its own to it, past functional_call.  Its
+    gradient, or its update, would be lost without a word (call_with()
+    covers tied weights and nn.LSTM).  A frozen parameter is a constant."""
     model = problem.model
     named = {}
-    for name, t in list(model.named_parameters()) + list(model.named_buffers()):
-        if t.numel():
+    for name, t in (list(model.named_parameters()) + list(model.named_buffers())):
+        if t.numel() and (t.requires_grad or not isinstance(t, nn.Parameter)):
             named.setdefault((t.device, t.data_ptr()), name)
     for n in gm.graph.nodes:
         if n.op != 'get_attr':
@@ -362,8 +366,10 @@ class _Analysis:
             kinds = {graph.kind[r] for r in roots}
             if kinds == {'input'}:
                 if n.users:
-                    raise UserError('%s updates a graph input in place and its '
-                                    'result is read: not supported' % n.name)
+                    raise UserError('%s (%s) updates %s in place and the step reads '
+                                    'what it wrote: not supported'
+                                    % (n.name, op_name(n.target),
+                                       ', '.join(sorted(graph.input_name(r) for r in roots))))
                 group = self._new_node(n)
                 group.updates_input = True
             elif 'input' in kinds:
