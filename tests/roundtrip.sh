@@ -289,6 +289,7 @@ mistake "--module without :CLASS" "$EXPORT" --module mynet --input-shape 2,8 \
 cat >"$TMP/usermodels.py" <<'EOF'
 import torch
 import torch.nn as nn
+import torch.utils.checkpoint
 
 
 class Consts(nn.Module):
@@ -349,6 +350,23 @@ class Frozen(nn.Module):
         return self.out(self.body(x).flatten(1))
 
 
+class Checkpointed(nn.Module):
+    """Checkpointing of its own (reentrant, with dropout, and not): the
+    trace failed (autograd.grad), or read the model's weights."""
+
+    def __init__(self):
+        super().__init__()
+        self.pre = nn.Linear(8, 16)
+        self.seq = nn.Sequential(nn.Linear(16, 16), nn.ReLU(), nn.Dropout(0.2),
+                                 nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 16))
+        self.out = nn.Linear(16, 4)
+
+    def forward(self, x):
+        h = torch.utils.checkpoint.checkpoint_sequential(self.seq, 3, self.pre(x))
+        h = torch.utils.checkpoint.checkpoint(self.seq[3], h, use_reentrant=False)
+        return self.out(h)
+
+
 class Spectral(nn.Module):
     """spectral_norm's power iteration updates its buffers and reads them."""
 
@@ -405,9 +423,10 @@ mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
 # --shapes-only recursed without end): resident for the whole step, like
 # the parameters, in the graph and in the executor, with or without values.
 # Recurrent layers and tied weights (their gradients were lost: the trace
-# read them as constants), and frozen parameters (refused), make the whole
-# round trip too.
-for spec in Consts:4,8:90 Recurrent:4,12,8:80 Tied:4,8:100 Frozen:4,3,8,8:100; do
+# read them as constants), frozen parameters (refused) and the model's own
+# torch.utils.checkpoint (refused) make the whole round trip too.
+for spec in Consts:4,8:90 Recurrent:4,12,8:80 Tied:4,8:100 Frozen:4,3,8,8:100 \
+    Checkpointed:4,8:100; do
 	cls=${spec%%:*}
 	shape=${spec#*:}
 	pct=${shape#*:}

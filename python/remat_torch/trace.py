@@ -160,7 +160,7 @@ def trace_step(problem):
         fakeops.register()
     torch.manual_seed(problem.spec.seed)
     try:
-        with _module_labels(model):
+        with _module_labels(model), _plain_checkpoints():
             gm = make_fx(step, tracing_mode='fake' if problem.spec.shapes_only
                          else 'real')(params, buffers, problem.x, problem.y,
                                       list(problem.frozen))
@@ -239,6 +239,37 @@ def _mask_index(n):
         if meta is not None and meta.dtype in (torch.bool, torch.uint8):
             return True
     return False
+
+
+class _PlainCheckpoint:
+    """torch.utils.checkpoint's CheckpointFunction, that only runs the
+    function."""
+
+    @staticmethod
+    def apply(function, preserve_rng_state, *args):
+        return function(*args)
+
+
+def _plain_forward(function, preserve_rng_state=True, *args, **kwargs):
+    return function(*args, **kwargs)
+
+
+@contextlib.contextmanager
+def _plain_checkpoints():
+    """While tracing, torch.utils.checkpoint (and checkpoint_sequential)
+    in the model only runs the function it is given: the plan is what
+    decides what to compute again.  Checkpointing's own recomputation runs
+    in the backward pass, outside the step's parameters (a trace with it
+    failed: the reentrant kind refuses autograd.grad, and the other read
+    the model's own weights there)."""
+    import torch.utils.checkpoint as ckpt
+    saved = ckpt.CheckpointFunction, ckpt._checkpoint_without_reentrant
+    ckpt.CheckpointFunction, ckpt._checkpoint_without_reentrant = \
+        _PlainCheckpoint, _plain_forward
+    try:
+        yield
+    finally:
+        ckpt.CheckpointFunction, ckpt._checkpoint_without_reentrant = saved
 
 
 @contextlib.contextmanager
