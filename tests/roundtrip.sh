@@ -367,6 +367,17 @@ class Checkpointed(nn.Module):
         return self.out(h)
 
 
+class Scripted(nn.Module):
+    """A TorchScript submodule: functional_call cannot replace its weights."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = torch.jit.script(nn.Linear(8, 4))
+
+    def forward(self, x):
+        return self.a(x)
+
+
 class Spectral(nn.Module):
     """spectral_norm's power iteration updates its buffers and reads them."""
 
@@ -453,6 +464,9 @@ said "a module that reads a parameter past functional_call: said so" "reads lin.
 mistake "spectral_norm" "$EXPORT" --module usermodels:Spectral --input-shape 4,8 \
     --num-classes 4 -o "$TMP/x.xml"
 said "spectral_norm: the buffer named" "updates buffer a.weight_[uv] in place and the step reads what it wrote"
+mistake "a TorchScript submodule" "$EXPORT" --module usermodels:Scripted --input-shape 4,8 \
+    --num-classes 4 -o "$TMP/x.xml"
+said "a TorchScript submodule: named" "submodule a is a TorchScript module"
 # The user's module is their code: a syntax error in it, an exception at
 # its import or a constructor's message of several lines is one line too.
 printf 'def f(:\n' >"$TMP/synerr.py"

@@ -154,6 +154,12 @@ def trace_step(problem):
                                if isinstance(loss, torch.Tensor) else type(loss).__name__))
         return [loss] + list(torch.autograd.grad(loss, params, allow_unused=True))
 
+    for name, m in model.named_modules():
+        if isinstance(m, torch.jit.ScriptModule):
+            raise UserError('%s is a TorchScript module (torch.jit.script or '
+                            'torch.jit.trace): its parameters cannot be the step\'s '
+                            'inputs; give the Python module' % (
+                                'submodule ' + name if name else 'the model'))
     params = [p.clone().requires_grad_() for p in problem.params]
     buffers = [b.clone() for b in problem.buffers]
     if problem.spec.shapes_only:
