@@ -162,7 +162,7 @@ def call_with(model, state, x):
     built (_flat_weights)."""
     from torch.nn.utils import stateless
 
-    first = {}      # tensor -> its name in state
+    first = {}      # id of a tensor -> the first name it was met under
     state = dict(state)
     for mname, m in model.named_modules(remove_duplicate=False):
         for kind in (m._parameters, m._buffers):

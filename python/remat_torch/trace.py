@@ -194,7 +194,8 @@ def _check_constants(gm, problem):
     buffers as a constant of the trace, not as the step's input: a module
     that keeps a reference of its own to it, past functional_call.  Its
     gradient, or its update, would be lost without a word (call_with()
-    covers tied weights and nn.LSTM).  A frozen parameter is a constant."""
+    covers tied weights and nn.LSTM).  A frozen parameter read so is
+    harmless: it has no gradient and is never updated."""
     model = problem.model
     named = {}
     for name, t in (list(model.named_parameters()) + list(model.named_buffers())):
@@ -210,7 +211,7 @@ def _check_constants(gm, problem):
         if name is not None:
             raise UserError('the step reads %s of the model directly, past '
                             'functional_call (a module that keeps its own reference '
-                            'to it): its gradient would be lost; not supported'
+                            'to it): its gradient or update would be lost; not supported'
                             % name)
 
 
