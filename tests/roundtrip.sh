@@ -367,6 +367,31 @@ class Checkpointed(nn.Module):
         return self.out(h)
 
 
+class PlainAttr(nn.Module):
+    """A tensor kept as a plain attribute, not a buffer (--shapes-only
+    refused it: a real tensor among fake ones)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 4)
+        self.scale = torch.linspace(0.5, 1.5, 4)
+
+    def forward(self, x):
+        return self.lin(x) * self.scale
+
+
+class AliasAttr(nn.Module):
+    """A plain attribute that shares a trained weight's storage."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 4)
+        self.wt = self.lin.weight.detach().t()
+
+    def forward(self, x):
+        return x @ self.wt + self.lin.bias
+
+
 class Scripted(nn.Module):
     """A TorchScript submodule: functional_call cannot replace its weights."""
 
@@ -379,7 +404,8 @@ class Scripted(nn.Module):
 
 
 class Spectral(nn.Module):
-    """spectral_norm's power iteration updates its buffers and reads them."""
+    """spectral_norm's hook makes its weight, a plain attribute, from a
+    trained parameter (and updates buffers that it reads)."""
 
     def __init__(self):
         super().__init__()
@@ -387,6 +413,19 @@ class Spectral(nn.Module):
 
     def forward(self, x):
         return self.a(x)
+
+
+class Decay(nn.Module):
+    """Updates a buffer in place and reads what it wrote."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 4)
+        self.register_buffer('s', torch.ones(4))
+
+    def forward(self, x):
+        self.s.mul_(0.9)
+        return self.lin(x) * self.s
 
 
 class Cached(nn.Module):
@@ -435,9 +474,10 @@ mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
 # the parameters, in the graph and in the executor, with or without values.
 # Recurrent layers and tied weights (their gradients were lost: the trace
 # read them as constants), frozen parameters (refused) and the model's own
-# torch.utils.checkpoint (refused) make the whole round trip too.
+# torch.utils.checkpoint (refused), and tensors kept as plain attributes
+# (refused by --shapes-only) make the whole round trip too.
 for spec in Consts:4,8:90 Recurrent:4,12,8:80 Tied:4,8:100 Frozen:4,3,8,8:100 \
-    Checkpointed:4,8:100; do
+    Checkpointed:4,8:100 PlainAttr:4,8:100; do
 	cls=${spec%%:*}
 	shape=${spec#*:}
 	pct=${shape#*:}
@@ -463,7 +503,13 @@ mistake "a module that reads a parameter past functional_call" "$EXPORT" \
 said "a module that reads a parameter past functional_call: said so" "reads lin.weight of the model directly"
 mistake "spectral_norm" "$EXPORT" --module usermodels:Spectral --input-shape 4,8 \
     --num-classes 4 -o "$TMP/x.xml"
-said "spectral_norm: the buffer named" "updates buffer a.weight_[uv] in place and the step reads what it wrote"
+said "spectral_norm: its weight named" "keeps a.weight, made from a trained parameter"
+mistake "a buffer updated and read" "$EXPORT" --module usermodels:Decay --input-shape 4,8 \
+    --num-classes 4 -o "$TMP/x.xml"
+said "a buffer updated and read: named" "updates buffer s in place and the step reads what it wrote"
+mistake "a plain attribute sharing a trained weight" "$EXPORT" --module usermodels:AliasAttr \
+    --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+said "a plain attribute sharing a trained weight: named" "keeps wt, made from a trained parameter"
 mistake "a TorchScript submodule" "$EXPORT" --module usermodels:Scripted --input-shape 4,8 \
     --num-classes 4 -o "$TMP/x.xml"
 said "a TorchScript submodule: named" "submodule a is a TorchScript module"

@@ -144,7 +144,7 @@ class JointGraph:
         pb = self.problem
         names = (['parameter ' + s for s in pb.param_names]
                  + ['buffer ' + s for s in pb.buffer_names] + ['the input batch', 'the labels']
-                 + ['frozen parameter ' + s for s in pb.frozen_names])
+                 + ['%s (an input without gradient)' % s for s in pb.frozen_names])
         if n in self.placeholders and self.placeholders.index(n) < len(names):
             return names[self.placeholders.index(n)]
         return 'constant %s' % n.target

@@ -41,7 +41,7 @@ from .execute import check_match, run_plan
 from .graphio import GraphFile, Plan, predicted_cost, predicted_peak, write_graph
 from .profile import profile
 from .spec import ModelSpec
-from .step import cross_entropy, make_problem
+from .step import cross_entropy, make_problem, tensor_at
 from .trace import trace_graph
 
 
@@ -116,7 +116,7 @@ class Step:
         self._params = [named[n] for n in problem.param_names]
         buffers = dict(model.named_buffers())
         self._buffers = [buffers[n] for n in problem.buffer_names]
-        self._frozen = [named[n] for n in problem.frozen_names]
+        self._frozen = [tensor_at(model, n) for n in problem.frozen_names]
         self._example = [(t.shape, t.dtype, t.device) for t in (problem.x, problem.y)]
         self.process_group = process_group
 

@@ -30,11 +30,12 @@ class Problem:
     y: torch.Tensor
     loss_fn: object = None     # (output, labels) -> scalar loss
     frozen_names: list = ()
-    frozen: list = ()          # parameters that take no gradient (detached)
+    frozen: list = ()          # inputs that take no gradient (detached): frozen
+    #                            parameters, tensors kept as plain attributes
 
     def inputs(self):
         """Fresh graph inputs for one run: params, copies of the buffers
-        (a step updates them), input batch, labels, frozen parameters."""
+        (a step updates them), input batch, labels, frozen inputs."""
         return (self.params + [b.clone() for b in self.buffers] + [self.x, self.y]
                 + list(self.frozen))
 
@@ -195,18 +196,47 @@ def _shapes_forward(model, x):
     from . import fakeops
     fakeops.register()
     mode = FakeTensorMode()
-    state = {n: mode.from_tensor(t) for n, t in
-             list(model.named_parameters()) + list(model.named_buffers())}
+    state = {n: mode.from_tensor(t) for n, t in list(model.named_parameters())
+             + list(model.named_buffers()) + tensor_attributes(model)}
     fake_x = mode.from_tensor(x)
     with mode:
         return call_with(model, state, fake_x)
 
 
+def tensor_attributes(model):
+    """(name, tensor) of the tensors the model's modules keep as plain
+    attributes, not as parameters or buffers (a mask, a table): inputs of
+    the step without gradient, like frozen parameters, so that a trace on
+    fake tensors gets them as fake ones too (it refused real ones).  One
+    made from a trained parameter (it requires grad, or shares its
+    storage) would lose that gradient: a UserError."""
+    trained = {p.data_ptr() for p in model.parameters() if p.requires_grad and p.numel()}
+    found = []
+    for mname, m in model.named_modules():
+        for name, value in vars(m).items():
+            if isinstance(value, torch.Tensor) and not isinstance(value, nn.Parameter):
+                name = mname + '.' + name if mname else name
+                if value.requires_grad or (value.numel() and value.data_ptr() in trained):
+                    raise UserError('the model keeps %s, made from a trained parameter, as '
+                                    'a plain attribute: its gradient would be lost; not '
+                                    'supported' % name)
+                found.append((name, value))
+    return found
+
+
+def tensor_at(model, name):
+    """The tensor of model at dotted name (a parameter, buffer or attribute)."""
+    for part in name.split('.'):
+        model = getattr(model, part)
+    return model
+
+
 def make_problem(spec, model, x, y, loss_fn):
-    """The Problem of a model (its trainable parameters and buffers as they
-    are now) on batch x with labels y."""
+    """The Problem of a model (its trainable parameters, buffers and inputs
+    without gradient as they are now) on batch x with labels y."""
     named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     frozen = [(n, p) for n, p in model.named_parameters() if not p.requires_grad]
+    frozen += tensor_attributes(model)
     buffers = list(model.named_buffers())
     return Problem(spec, model, [n for n, _ in named], [p.detach() for _, p in named],
                    [n for n, _ in buffers], [b.detach().clone() for _, b in buffers],

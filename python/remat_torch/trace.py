@@ -10,9 +10,9 @@ which is what the executor needs.
 Modelling choices (they decide what the memory model predicts, so that the
 executor measures the same):
 
-Graph inputs.  The parameters, buffers, input batch, labels and frozen
-parameters (requires_grad off: no gradient) are the fx graph's
-placeholders; tensors the forward pass makes from Python values
+Graph inputs.  The parameters, buffers, input batch, labels, frozen
+parameters (requires_grad off: no gradient) and tensors that modules keep
+as plain attributes are the fx graph's placeholders; tensors the forward pass makes from Python values
 (torch.tensor(...) in Swin's attention) are constants of the trace
 (get_attr).  Neither are nodes: they stay resident for the whole step, and
 the bytes of their distinct storages are the graph attribute fixed_mem.
@@ -145,7 +145,7 @@ def trace_graph(problem, progress=None):
 
 
 def trace_step(problem):
-    """make_fx of one step (params, buffers, x, y, frozen parameters) ->
+    """make_fx of one step (params, buffers, x, y, inputs without gradient) ->
     [loss, *grads]."""
     model, pnames, bnames = problem.model, problem.param_names, problem.buffer_names
 
