@@ -22,8 +22,8 @@ states the analysis run recorded instead, as the interpreter gives them.
 
 generate(graph, plan) returns the function's source and the callable; the
 function takes the graph inputs in placeholder order (parameters, buffers,
-input batch, labels, inputs without gradient) and returns the step's results
-[loss, *grads]; the trace's constant tensors are bound to it.
+input batch, labels, inputs without gradient) and returns the step's
+results [loss, *grads]; the trace's constant tensors are bound to it.
 Runtime callers run it under torch.no_grad()."""
 
 import math

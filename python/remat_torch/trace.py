@@ -11,16 +11,17 @@ Modelling choices (they decide what the memory model predicts, so that the
 executor measures the same):
 
 Graph inputs.  The parameters, buffers, input batch, labels, frozen
-parameters (requires_grad off: no gradient) and tensors that modules keep
-as plain attributes are the fx graph's placeholders; tensors the forward pass makes from Python values
-(torch.tensor(...) in Swin's attention) are constants of the trace
-(get_attr).  Neither are nodes: they stay resident for the whole step, and
-the bytes of their distinct storages are the graph attribute fixed_mem.
-The step runs the model with the step's tensors (step.call_with, which
-also reaches tied weights and recurrent layers); a trace that reads a
-trainable parameter or buffer of the model itself as a constant would lose
-its gradient or update, and is refused.  The model's own checkpointing
-(torch.utils.checkpoint) runs its function plainly while it is traced.
+parameters (requires_grad off: no gradient) and tensors that modules keep as
+plain attributes are the fx graph's placeholders; tensors the forward pass
+makes from Python values (torch.tensor(...) in Swin's attention) are
+constants of the trace (get_attr).  Neither are nodes: they stay resident
+for the whole step, and the bytes of their distinct storages are the graph
+attribute fixed_mem.  The step runs the model with the step's tensors
+(step.call_with, which also reaches tied weights and recurrent layers); a
+trace that reads a trainable parameter or buffer of the model itself as a
+constant would lose its gradient or update, and is refused.  The model's own
+checkpointing (torch.utils.checkpoint) runs its function plainly while it is
+traced.
 
 Storage ownership.  Each operator output either owns fresh storage or aliases
 a storage that already exists; this is decided empirically, by comparing
