@@ -473,9 +473,9 @@ mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
 # --shapes-only recursed without end): resident for the whole step, like
 # the parameters, in the graph and in the executor, with or without values.
 # Recurrent layers and tied weights (their gradients were lost: the trace
-# read them as constants), frozen parameters (refused) and the model's own
-# torch.utils.checkpoint (refused), and tensors kept as plain attributes
-# (refused by --shapes-only) make the whole round trip too.
+# read them as constants), frozen parameters and the model's own
+# torch.utils.checkpoint (both failed to trace), and tensors kept as plain
+# attributes (--shapes-only failed) make the whole round trip too.
 for spec in Consts:4,8:90 Recurrent:4,12,8:80 Tied:4,8:100 Frozen:4,3,8,8:100 \
     Checkpointed:4,8:100 PlainAttr:4,8:100; do
 	cls=${spec%%:*}
