@@ -1327,7 +1327,8 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 	struct rp_problem deep = *pb;
 	struct min_state st;
 	struct rp_ctx ctx;
-	int i, lowest = -1, rc = EXIT_OK;
+	double end;
+	int i, lowest = -1, rc = EXIT_OK, *busy;
 	FILE *rep;
 
 	if (pb->ckpt_all_peak < 1) {
@@ -1339,8 +1340,24 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 	rp_problem_deepen(&deep);
 	pb = &deep;
 	base_ctx(c, &ctx);
+	/* The whole search within twice the limit, as a plain run: each
+	 * strategy that uses the time it is given (rp_run_strategies' rule)
+	 * has an equal share with the others still to run of what is left
+	 * when it starts; the rest, which end in moments, may run to the
+	 * end. */
+	end = rp_run_deadline(&c->opt, c->started);
+	busy = rp_xcalloc((size_t)n, sizeof *busy);
+	for (i = 0; i < n; i++)
+		busy[i] = strats[i]->anytime && (strats[i]->idle == NULL ||
+		    !strats[i]->idle(pb, &c->opt, rp_run_limit(&c->opt)));
 	st.n = n;
 	for (i = 0; i < n; i++) {
+		double now = rp_now();
+		int j, left = 0;
+
+		for (j = i; j < n; j++)
+			left += busy[j];
+		ctx.deadline = busy[i] ? now + fmax(0, end - now) / left : end;
 		st.s = strats[i];
 		st.i = i;
 		rp_budget_min_find(pb, strats[i], &ctx, min_progress, &st, &m[i]);
@@ -1357,6 +1374,7 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 		    rp_cost_less(m[i].res.sim.cost, m[lowest].res.sim.cost))))
 			lowest = i;
 	}
+	free(busy);
 	tty_clear();
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
 	rp_report_min(rep, c->fmt, pb, strats, m, n, lowest);

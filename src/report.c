@@ -845,12 +845,13 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
     const struct rp_strategy *const *strats, const struct rp_budget_min *m,
     int n, int lowest)
 {
-	int i;
+	int i, cut = 0;
 	char b[32], c[32], ov[32];
 
 	if (fmt == RP_FMT_CSV) {
 		fprintf(f, "strategy,found,budget_bytes,budget_percent,overhead,"
-		    "peak_bytes,no_plan_at_bytes,runs,lowest,min_budget_bytes\n");
+		    "peak_bytes,no_plan_at_bytes,runs,lowest,min_budget_bytes,"
+		    "cut_short\n");
 		for (i = 0; i < n; i++) {
 			fprintf(f, "%s,%s,", strats[i]->name, m[i].found ? "yes" :
 			    "no");
@@ -864,8 +865,9 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 				    (long long)m[i].no_plan_at);
 			} else
 				fprintf(f, ",,,,,");
-			fprintf(f, "%d,%s,%lld\n", m[i].runs, i == lowest ? "yes" :
-			    "no", (long long)pb->min_budget);
+			fprintf(f, "%d,%s,%lld,%s\n", m[i].runs, i == lowest ?
+			    "yes" : "no", (long long)pb->min_budget,
+			    m[i].cut_short ? "yes" : "no");
 		}
 		return;
 	}
@@ -887,7 +889,8 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 				    (long long)m[i].res.sim.peak,
 				    (long long)m[i].no_plan_at);
 			}
-			fprintf(f, ",\"runs\":%d}", m[i].runs);
+			fprintf(f, ",\"runs\":%d,\"cut_short\":%s}", m[i].runs,
+			    m[i].cut_short ? "true" : "false");
 		}
 		fprintf(f, "],\"lowest\":");
 		json_str_or_null(f, lowest >= 0 ? strats[lowest]->name : NULL);
@@ -899,9 +902,11 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	fprintf(f, "%-16s %12s %7s %9s %12s %12s %5s\n", "strategy",
 	    "smallest", "%", "overhead", "peak", "no plan at", "runs");
 	for (i = 0; i < n; i++) {
+		cut |= m[i].cut_short;
 		if (!m[i].found) {
-			fprintf(f, "%-16s %12s %7s %9s %12s %12s %5d\n",
-			    strats[i]->name, "none", "-", "-", "-", "-", m[i].runs);
+			fprintf(f, "%-16s %12s %7s %9s %12s %12s %5d%s\n",
+			    strats[i]->name, "none", "-", "-", "-", "-", m[i].runs,
+			    m[i].cut_short ? "*" : "");
 			continue;
 		}
 		rp_format_bytes(m[i].budget, b, sizeof b);
@@ -914,7 +919,8 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 		fprintf(f, "%-16s %12s %6.1f%% %9s", strats[i]->name, b,
 		    percent_of(pb, m[i].budget), ov);
 		rp_format_bytes(m[i].res.sim.peak, b, sizeof b);
-		fprintf(f, " %12s %12s %5d\n", b, c, m[i].runs);
+		fprintf(f, " %12s %12s %5d%s\n", b, c, m[i].runs,
+		    m[i].cut_short ? "*" : "");
 	}
 	fputc('\n', f);
 	rp_format_bytes(pb->min_budget, b, sizeof b);
@@ -932,6 +938,10 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	    rp_bytes_word(pb->min_budget), percent_of(pb, pb->min_budget));
 	fprintf(f, "each budget is found to 1%%: 1%% below it (\"no plan "
 	    "at\"), the strategy found no plan\n");
+	if (cut)
+		fprintf(f, "*: a run that found no plan was cut short by the "
+		    "time limit; with more time (-t) the strategy might fit "
+		    "lower\n");
 }
 
 void

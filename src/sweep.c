@@ -10,6 +10,10 @@
 #include "units.h"
 #include "util.h"
 
+/* A run that ends this near its deadline (seconds) without a plan was cut
+ * short by it: the strategies look at the clock between steps. */
+#define BUDGET_MIN_SLACK 0.02
+
 void
 rp_run_strategies(const struct rp_problem *pb,
     const struct rp_strategy *const *strats, int n, const struct rp_ctx *base,
@@ -205,21 +209,57 @@ rp_sweep_destroy(struct rp_sweep *sw)
 	memset(sw, 0, sizeof *sw);
 }
 
-/* One run of s at budget b: fills res, returns whether it fits. */
+/* One run of s at budget b, by deadline (<= 0: none but base's): fills
+ * res, returns whether it fits. Sets *short_run when it found no plan and
+ * ended at its deadline, so that more time might have found one. */
 static int
 run_at(const struct rp_problem *pb, const struct rp_strategy *s,
     const struct rp_ctx *base, struct rp_cache *cache, int64_t b,
-    struct rp_result *res)
+    double deadline, int *short_run, struct rp_result *res)
 {
 	struct rp_problem at;
+	struct rp_ctx ctx = *base;
 	char bs[32];
 
 	rp_format_bytes(b, bs, sizeof bs);
 	rp_log(base, 1, "%s: at %s (%lld %s)", s->name, bs, (long long)b,
 	    rp_bytes_word(b));
+	if (deadline > 0)
+		ctx.deadline = deadline;
 	rp_problem_at(&at, pb, b);
-	rp_run_strategies(&at, &s, 1, base, cache, NULL, NULL, NULL, res);
+	rp_run_strategies(&at, &s, 1, &ctx, cache, NULL, NULL, NULL, res);
+	if (res->status != RP_FITS && ctx.deadline > 0 &&
+	    rp_now() >= ctx.deadline - BUDGET_MIN_SLACK)
+		*short_run = 1;
 	return res->status == RP_FITS;
+}
+
+/* The runs a bisection over (lo, hi] to 1% of hi still needs at most:
+ * one per halving of the range down to that 1%, and the last, at 1%
+ * below hi. */
+static int
+runs_left(int64_t lo, int64_t hi)
+{
+	int64_t step = (hi + 99) / 100, range = hi - lo;
+	int k = 1;
+
+	while (range > step && k < 64) {
+		range = (range + 1) / 2;
+		k++;
+	}
+	return k;
+}
+
+/* The deadline of the next run: an equal share of what is left of base's
+ * time over the runs still to come (none where base has no deadline). */
+static double
+run_deadline(const struct rp_ctx *base, int left)
+{
+	double now = rp_now();
+
+	if (base->deadline <= 0)
+		return 0;
+	return now + fmax(0, base->deadline - now) / (left > 0 ? left : 1);
 }
 
 void
@@ -238,7 +278,10 @@ rp_budget_min_find(const struct rp_problem *pb,
 	if (progress != NULL)
 		progress(arg, out->runs, 0);
 	out->runs++;
-	if (!run_at(pb, s, base, &cache, hi, &out->res)) {
+	/* the first run, at the checkpoint-all peak, has the share of the
+	 * whole search: every later run is one of it */
+	if (!run_at(pb, s, base, &cache, hi, run_deadline(base, 1 +
+	    runs_left(lo, hi)), &out->cut_short, &out->res)) {
 		out->budget = hi;
 		goto done;
 	}
@@ -259,7 +302,8 @@ rp_budget_min_find(const struct rp_problem *pb,
 		if (progress != NULL)
 			progress(arg, out->runs, 0);
 		out->runs++;
-		if (run_at(pb, s, base, &cache, mid, &trial)) {
+		if (run_at(pb, s, base, &cache, mid, run_deadline(base,
+		    runs_left(lo, hi)), &out->cut_short, &trial)) {
 			rp_result_destroy(&out->res);
 			out->res = trial;
 			hi = mid;

@@ -116,6 +116,9 @@ struct rp_budget_min {
 				   found no plan there (or no plan can fit
 				   there at all) */
 	int runs;		/* runs of the strategy */
+	int cut_short;		/* a run that found no plan ended at its
+				   deadline: with more time the strategy
+				   might fit lower */
 	struct rp_result res;	/* its run at budget (or, when none was
 				   found, at the checkpoint-all peak) */
 };
@@ -125,7 +128,10 @@ struct rp_budget_min {
  * it ends with a run at 1% below the budget it reports that found no plan.
  * progress, when not NULL, is called before each run with the run's
  * number (n is 0). Fills out (destroy out->res). Time: about
- * log2(peak / (1% of the budget)) runs of s, each within its limit. */
+ * log2(peak / (1% of the budget)) runs of s, each within its limit, and
+ * all of them by base->deadline where that is set (> 0): each run has an
+ * equal share of the time left over the runs the bisection may still
+ * need. */
 void rp_budget_min_find(const struct rp_problem *pb,
     const struct rp_strategy *s, const struct rp_ctx *base,
     rp_progress_fn progress, void *arg, struct rp_budget_min *out);

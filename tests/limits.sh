@@ -6,8 +6,8 @@
 # a minute.
 # The default run, every strategy included, ends within 2 T + 2 seconds,
 # on the shipped graphs and on a 10,000-node graph where the heuristics
-# alone would take longer; a sweep of 15 budgets within 15 x 2 T + 2
-# (make check-slow).
+# alone would take longer; --budget min on a 250-node DAG within 2 T + 2;
+# a sweep of 15 budgets within 15 x 2 T + 2 (make check-slow).
 # The quick suite (make check) runs each graph at 60% with T = 1 (the
 # default run on three graphs, at 90%); make check-slow adds 90% and 40% with
 # T = 3 (the default run on every graph).
@@ -70,6 +70,27 @@ for g in "$SRC"/graphs/*.xml; do
 		whole "$g" 90 1 "every strategy on $name at 90% with --time-limit 1"
 	fi
 done
+# --budget min, every strategy's bisection included, ends within 2 T + 2
+# seconds too: each run had the whole limit, so at T = 2 this 250-node
+# layered DAG took 32 s.
+if case_runs 1; then
+	"$top_builddir/tools/gengraph" layered 250 1 >"$TMP/l250.xml"
+	what="--budget min with every strategy on a 250-node layered DAG with --time-limit 1"
+	start=$(now_ms)
+	"$RP" --graph "$TMP/l250.xml" --budget min -t 1 -f csv \
+	    >"$TMP/min.csv" 2>"$TMP/err"
+	rc=$?
+	ms=$(($(now_ms) - start))
+	if [ "$rc" -ne 0 ]; then
+		fail "$what: exit status $rc: $(cat "$TMP/err")"
+	elif [ "$ms" -gt $((2000 + 2 * over)) ]; then
+		fail "$what: took $ms ms"
+	elif ! grep -q "^checkpoint-all,yes,.*,no\$" "$TMP/min.csv"; then
+		fail "$what: $(head -3 "$TMP/min.csv")"
+	else
+		pass "$what: ended in $ms ms"
+	fi
+fi
 # A sweep ends within twice the limit per budget, in all. Each budget's
 # lower bound keeps a little time (a tenth of the limit) past its share,
 # which came on top of the budgets after it: 15 budgets of a 10,000-node
