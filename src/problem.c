@@ -48,6 +48,7 @@ init(struct rp_problem *pb, const struct rp_graph *g,
 	pb->budget = INT64_MAX;
 	pb->baseline = rp_graph_baseline_cost(g);
 	pb->min_budget = rp_min_budget(g, &pb->min_node);
+	pb->tree_budget = rp_tree_budget(g, &pb->tree_cost);
 	if (like != NULL) {
 		if (like->min_budget > pb->min_budget) {
 			pb->min_budget = like->min_budget;

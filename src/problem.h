@@ -21,20 +21,25 @@ struct rp_problem {
 	int min_node;		/* the node that needs it, -1 for the outputs */
 	int min_searched;	/* min_budget is proved by rp_pebble_bound,
 				   not by one working set */
+	int64_t tree_budget;	/* a plan exists at every budget from here:
+				   each value computed afresh from the
+				   inputs (rp_tree_budget); -1: unknown */
+	double tree_cost;	/* that plan's cost (may be +inf) */
 };
 
 /* Fills pb for g and the budget spec (NULL: no budget): works out the
  * graph's figures, then the budget in bytes (a percentage is of the
  * checkpoint-all peak). Returns 0, or -1 with *cause set (caller frees)
  * when the budget comes to less than a byte or more than int64_t holds.
- * Time: O(n + m), and the bounded search of rp_pebble_bound. */
+ * Time: O(m log d) (d: the largest in-degree), and the bounded search of
+ * rp_pebble_bound. */
 int rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_budget_spec *spec, char **cause);
 
 /* rp_problem_init without the search: pb->min_budget is the largest
  * working set (rp_min_budget), min_searched 0. For what never shows or
  * uses the smallest budget (replaying a plan, writing the MILP's files).
- * Time: O(n + m). */
+ * Time: O(m log d). */
 int rp_problem_init_unsearched(struct rp_problem *pb,
     const struct rp_graph *g, const struct rp_budget_spec *spec,
     char **cause);

@@ -81,6 +81,44 @@ percent_of(const struct rp_problem *pb, int64_t b)
 	    (double)pb->ckpt_all_peak : NAN;
 }
 
+/* The JSON fields of the plan that computes each value afresh: null
+ * where there is none (and the overhead where it is past a double's
+ * range). */
+static void
+json_tree(FILE *f, const struct rp_problem *pb)
+{
+	if (pb->tree_budget < 0) {
+		fprintf(f, ",\"tree_budget\":null,\"tree_overhead\":null");
+		return;
+	}
+	fprintf(f, ",\"tree_budget\":%lld,\"tree_overhead\":",
+	    (long long)pb->tree_budget);
+	json_num(f, "%.6g", pb->baseline > 0 ? pb->tree_cost / pb->baseline :
+	    NAN);
+}
+
+/* The plan that computes each value afresh (rp_tree_budget): the line
+ * that says where it fits and what it costs. */
+static void
+tree_line(FILE *f, const struct rp_problem *pb)
+{
+	char b[32];
+
+	rp_format_bytes(pb->tree_budget, b, sizeof b);
+	fprintf(f, "the plan that computes each value afresh from the graph's "
+	    "inputs, as an expression tree, fits every budget from %s (%lld "
+	    "%s, %.1f%%)", b, (long long)pb->tree_budget,
+	    rp_bytes_word(pb->tree_budget), percent_of(pb, pb->tree_budget));
+	if (pb->baseline > 0 && isfinite(pb->tree_cost))
+		fprintf(f, " at %.3g times the baseline cost",
+		    pb->tree_cost / pb->baseline);
+	else if (pb->baseline > 0)
+		fprintf(f, " at more than 1e308 times the baseline cost");
+	fprintf(f, " (each value made again for each of its paths to the "
+	    "value computed, exponentially many where values are shared: a "
+	    "proof that a plan exists, not one to run)\n");
+}
+
 /* The bound a plan's cost is set against: the run's for a
  * frontier-advancing plan, the bound for every plan for another. */
 static double
@@ -157,18 +195,28 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 		fprintf(f, ",\"cost_unit\":");
 		json_str(f, g->cost_unit);
 		fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld,"
-		    "\"document_order\":%s}\n", (long long)pb->ckpt_all_peak,
+		    "\"document_order\":%s", (long long)pb->ckpt_all_peak,
 		    (long long)pb->min_budget, g->doc_order ? "true" : "false");
+		json_tree(f, pb);
+		fprintf(f, "}\n");
 	} else if (fmt == RP_FMT_CSV) {
 		fprintf(f, "graph,nodes,edges,forward,backward,outputs,"
 		    "no_recompute,fixed_mem,baseline_cost,cost_unit,"
-		    "checkpoint_all_peak,min_budget,document_order\n");
+		    "checkpoint_all_peak,min_budget,document_order,"
+		    "tree_budget,tree_overhead\n");
 		csv_str(f, g->name);
 		fprintf(f, ",%d,%d,%d,%d,%d,%d,%lld,%.10g,", g->n, g->m, nf,
 		    g->n - nf, nout, nfixed, (long long)g->fixed_mem, pb->baseline);
 		csv_str(f, g->cost_unit);
-		fprintf(f, ",%lld,%lld,%s\n", (long long)pb->ckpt_all_peak,
+		fprintf(f, ",%lld,%lld,%s,", (long long)pb->ckpt_all_peak,
 		    (long long)pb->min_budget, g->doc_order ? "yes" : "no");
+		if (pb->tree_budget >= 0) {
+			fprintf(f, "%lld,", (long long)pb->tree_budget);
+			if (pb->baseline > 0)
+				fprintf(f, "%.6g", pb->tree_cost / pb->baseline);
+		} else
+			fprintf(f, ",");
+		fprintf(f, "\n");
 	} else {
 		char b[32];
 		graph_line(f, pb);
@@ -179,6 +227,11 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 		fprintf(f, "  execution order: %s\n", g->doc_order ?
 		    "document order" : "stable topological order (document "
 		    "order is not topological)");
+		if (pb->tree_budget >= 0 &&
+		    pb->tree_budget < pb->ckpt_all_peak) {
+			fputs("  ", f);
+			tree_line(f, pb);
+		}
 	}
 }
 
@@ -249,6 +302,7 @@ json_head(FILE *f, const struct rp_problem *pb)
 	json_str(f, pb->g->cost_unit);
 	fprintf(f, ",\"checkpoint_all_peak\":%lld,\"min_budget\":%lld",
 	    (long long)pb->ckpt_all_peak, (long long)pb->min_budget);
+	json_tree(f, pb);
 }
 
 /* The comparison as CSV: one row per strategy, then the bound's. */
@@ -537,6 +591,13 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 		    "which frees a fraction of its inputs, where no plan can");
 	else
 		fprintf(f, "no strategy fits the budget\n");
+	if (picked < 0 && pb->tree_budget >= 0 &&
+	    pb->tree_budget <= pb->budget) {
+		/* a plan exists, if none at a cost worth running */
+		fprintf(f, "a plan does exist at this budget, if at a cost "
+		    "that no strategy reaches: ");
+		tree_line(f, pb);
+	}
 	if (picked < 0)
 		closest_line(f, pb, res, n);
 	if (isinf(b->any))
@@ -936,6 +997,8 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	fprintf(f, "no plan can need less than %s (%lld %s, %.1f%%): the "
 	    "proven lower bound\n", b, (long long)pb->min_budget,
 	    rp_bytes_word(pb->min_budget), percent_of(pb, pb->min_budget));
+	if (pb->tree_budget >= 0 && pb->tree_budget < pb->ckpt_all_peak)
+		tree_line(f, pb);
 	fprintf(f, "each budget is found to 1%%: 1%% below it (\"no plan "
 	    "at\"), the strategy found no plan\n");
 	if (cut)

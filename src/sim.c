@@ -164,3 +164,94 @@ rp_min_budget(const struct rp_graph *g, int *node)
 	}
 	return best;
 }
+
+/* a + b for figures >= 0, saturating at INT64_MAX */
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* An input of a node, by what its tree needs beyond its own size. */
+struct tree_input {
+	int64_t extra;
+	int u;
+};
+
+/* The largest extra first (held the shortest), then by node: a total
+ * order, so the figure does not depend on qsort. */
+static int
+tree_input_cmp(const void *a, const void *b)
+{
+	const struct tree_input *x = a, *y = b;
+
+	if (x->extra != y->extra)
+		return x->extra > y->extra ? -1 : 1;
+	return (x->u > y->u) - (x->u < y->u);
+}
+
+int64_t
+rp_tree_budget(const struct rp_graph *g, double *cost)
+{
+	int64_t *need, best = 0, outs = 0;
+	double *tc, total = 0;
+	struct tree_input *in;
+	int v, j, k, maxdeg = 0;
+
+	*cost = 0;
+	for (v = 0; v < g->n; v++) {
+		if (!g->recompute[v] && rp_nsucc(g, v) > 0)
+			return -1;
+		if (rp_npred(g, v) > maxdeg)
+			maxdeg = rp_npred(g, v);
+	}
+	need = rp_xcalloc((size_t)g->n + 1, sizeof *need);
+	tc = rp_xcalloc((size_t)g->n + 1, sizeof *tc);
+	in = rp_xcalloc((size_t)maxdeg + 1, sizeof *in);
+	/* need[v]: the peak of making v from the graph's inputs alone, v
+	 * held at the end; tc[v]: what that costs. The execution order is
+	 * topological, so the inputs' figures come first. */
+	for (v = 0; v < g->n; v++) {
+		int64_t held = 0, peak = 0;
+
+		k = 0;
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
+			in[k].u = g->pred[j];
+			in[k].extra = need[in[k].u] - g->mem[in[k].u];
+			k++;
+		}
+		qsort(in, (size_t)k, sizeof *in, tree_input_cmp);
+		tc[v] = g->cost[v];
+		for (j = 0; j < k; j++) {
+			int64_t at = sat_add(held, need[in[j].u]);
+			if (at > peak)
+				peak = at;
+			held = sat_add(held, g->mem[in[j].u]);
+			tc[v] += tc[in[j].u];
+		}
+		held = sat_add(held, sat_add(g->mem[v], g->workspace[v]));
+		need[v] = held > peak ? held : peak;
+	}
+	for (v = 0; v < g->n; v++)
+		if (!g->output[v]) {
+			if (need[v] > best)
+				best = need[v];
+			total += tc[v];
+		}
+	for (v = 0; v < g->n; v++)
+		if (g->output[v]) {
+			int64_t at = sat_add(outs, need[v]);
+			if (at > best)
+				best = at;
+			outs = sat_add(outs, g->mem[v]);
+			total += tc[v];
+		}
+	best = sat_add(best, g->fixed_mem);
+	free(need);
+	free(tc);
+	free(in);
+	if (best == INT64_MAX)
+		return -1;
+	*cost = total;
+	return best;
+}

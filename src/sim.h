@@ -40,4 +40,18 @@ void rp_sim_destroy(struct rp_sim *s);
  * that needs it, or -1 for the outputs. */
 int64_t rp_min_budget(const struct rp_graph *g, int *node);
 
+/* A budget at which a plan provably exists: the peak of the plan that
+ * computes every value afresh from the graph's inputs, as an expression
+ * tree (each input of a node made in turn, the one whose making needs the
+ * most beyond its own size first, the others held meanwhile; nothing is
+ * kept between two values but the outputs made so far): first each value
+ * that is not an output, then the outputs in execution order. Its cost,
+ * in the graph's unit, is stored in *cost; it grows exponentially with
+ * the depth of shared inputs (+inf where a double cannot hold it), so
+ * the plan is a proof, never one to run. Returns -1 where that plan is
+ * not valid (a node with recompute=false that some node reads would be
+ * computed again) or its peak passes INT64_MAX. Time: O(m log d), for
+ * the largest in-degree d. */
+int64_t rp_tree_budget(const struct rp_graph *g, double *cost);
+
 #endif

@@ -373,4 +373,20 @@ for s in chain-dp reorder; do
 		fail "$s: two runs wrote different plans"
 	fi
 done
+
+# Where no strategy fits, the report says whether a plan exists all the
+# same: the expression-tree plan (sim.h, rp_tree_budget; replayed in
+# tests/unit/test_tree) of the 500-node layered DAG fits 605028352 bytes
+# (58.2%), so at 70% one does, and at 55% nothing is said.
+"$GEN" layered 500 1 >"$TMP/l500.xml"
+tree="the plan that computes each value afresh from the graph's inputs, as an expression tree, fits every budget from 577 MiB (605028352 bytes, 58.2%) at 8.29e+15 times the baseline cost"
+"$RP" --graph "$TMP/l500.xml" --budget 70% -s checkpoint-all,dtr >"$TMP/out" 2>&1
+rc=$?
+"$RP" --graph "$TMP/l500.xml" --budget 55% -s checkpoint-all,dtr >"$TMP/out2" 2>&1
+[ $rc = 1 ] && grep -q "^a plan does exist at this budget, if at a cost that no strategy reaches: $tree (each value" "$TMP/out" &&
+    ! grep -q "a plan does exist" "$TMP/out2" &&
+    "$RP" --graph "$TMP/l500.xml" --info | grep -q "^  $tree" &&
+    [ "$("$RP" --graph "$TMP/l500.xml" --info -f csv | tail -1 | cut -d, -f14-)" = "605028352,8.29291e+15" ] &&
+    pass "no plan found at 70% of a layered DAG: the report says one exists" ||
+    fail "the plan that exists: $(grep -i "exist" "$TMP/out" "$TMP/out2")"
 finish
