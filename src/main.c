@@ -1341,15 +1341,15 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 	pb = &deep;
 	base_ctx(c, &ctx);
 	/* The whole search within twice the limit, as a plain run: each
-	 * strategy that uses the time it is given (rp_run_strategies' rule)
-	 * has an equal share with the others still to run of what is left
-	 * when it starts; the rest, which end in moments, may run to the
-	 * end. */
+	 * strategy that uses the time it is given (rp_strategy_busy) has an
+	 * equal share of what is left when it starts with the others of
+	 * its kind still to run; each of the rest, which mostly end in
+	 * moments and leave their time to those after them, an equal share
+	 * with all the strategies still to run. */
 	end = rp_run_deadline(&c->opt, c->started);
 	busy = rp_xcalloc((size_t)n, sizeof *busy);
 	for (i = 0; i < n; i++)
-		busy[i] = strats[i]->anytime && (strats[i]->idle == NULL ||
-		    !strats[i]->idle(pb, &c->opt, rp_run_limit(&c->opt)));
+		busy[i] = rp_strategy_busy(strats[i], pb, &c->opt);
 	st.n = n;
 	for (i = 0; i < n; i++) {
 		double now = rp_now();
@@ -1357,7 +1357,8 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 
 		for (j = i; j < n; j++)
 			left += busy[j];
-		ctx.deadline = busy[i] ? now + fmax(0, end - now) / left : end;
+		ctx.deadline = now + fmax(0, end - now) / (busy[i] ? left :
+		    n - i);
 		st.s = strats[i];
 		st.i = i;
 		rp_budget_min_find(pb, strats[i], &ctx, min_progress, &st, &m[i]);

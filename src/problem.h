@@ -31,15 +31,15 @@ struct rp_problem {
  * graph's figures, then the budget in bytes (a percentage is of the
  * checkpoint-all peak). Returns 0, or -1 with *cause set (caller frees)
  * when the budget comes to less than a byte or more than int64_t holds.
- * Time: O(m log d) (d: the largest in-degree), and the bounded search of
- * rp_pebble_bound. */
+ * Time: O(n + m log d) (d: the largest in-degree), and the bounded search
+ * of rp_pebble_bound. */
 int rp_problem_init(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_budget_spec *spec, char **cause);
 
 /* rp_problem_init without the search: pb->min_budget is the largest
  * working set (rp_min_budget), min_searched 0. For what never shows or
  * uses the smallest budget (replaying a plan, writing the MILP's files).
- * Time: O(m log d). */
+ * Time: O(n + m log d). */
 int rp_problem_init_unsearched(struct rp_problem *pb,
     const struct rp_graph *g, const struct rp_budget_spec *spec,
     char **cause);

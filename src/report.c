@@ -83,7 +83,7 @@ percent_of(const struct rp_problem *pb, int64_t b)
 
 /* The JSON fields of the plan that computes each value afresh: null
  * where there is none (and the overhead where it is past a double's
- * range). */
+ * range or the baseline is 0). */
 static void
 json_tree(FILE *f, const struct rp_problem *pb)
 {
@@ -109,11 +109,11 @@ tree_line(FILE *f, const struct rp_problem *pb)
 	    "inputs, as an expression tree, fits every budget from %s (%lld "
 	    "%s, %.1f%%)", b, (long long)pb->tree_budget,
 	    rp_bytes_word(pb->tree_budget), percent_of(pb, pb->tree_budget));
-	if (pb->baseline > 0 && isfinite(pb->tree_cost))
+	if (pb->baseline > 0 && isfinite(pb->tree_cost / pb->baseline))
 		fprintf(f, " at %.3g times the baseline cost",
 		    pb->tree_cost / pb->baseline);
 	else if (pb->baseline > 0)
-		fprintf(f, " at more than 1e308 times the baseline cost");
+		fprintf(f, " at a cost past the range of a double");
 	fprintf(f, " (each value made again for each of its paths to the "
 	    "value computed, exponentially many where values are shared: a "
 	    "proof that a plan exists, not one to run)\n");
@@ -212,7 +212,8 @@ rp_report_info(FILE *f, enum rp_format fmt, const struct rp_problem *pb)
 		    (long long)pb->min_budget, g->doc_order ? "yes" : "no");
 		if (pb->tree_budget >= 0) {
 			fprintf(f, "%lld,", (long long)pb->tree_budget);
-			if (pb->baseline > 0)
+			if (pb->baseline > 0 &&
+			    isfinite(pb->tree_cost / pb->baseline))
 				fprintf(f, "%.6g", pb->tree_cost / pb->baseline);
 		} else
 			fprintf(f, ",");
@@ -594,8 +595,8 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	if (picked < 0 && pb->tree_budget >= 0 &&
 	    pb->tree_budget <= pb->budget) {
 		/* a plan exists, if none at a cost worth running */
-		fprintf(f, "a plan does exist at this budget, if at a cost "
-		    "that no strategy reaches: ");
+		fprintf(f, "a plan does exist at this budget, though no "
+		    "strategy found one: ");
 		tree_line(f, pb);
 	}
 	if (picked < 0)
@@ -1002,9 +1003,9 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	fprintf(f, "each budget is found to 1%%: 1%% below it (\"no plan "
 	    "at\"), the strategy found no plan\n");
 	if (cut)
-		fprintf(f, "*: a run that found no plan was cut short by the "
-		    "time limit; with more time (-t) the strategy might fit "
-		    "lower\n");
+		fprintf(f, "*: a run that found no plan ended at the time it "
+		    "was given (its share of the search, or the time limit); "
+		    "with more time (-t) the strategy might fit lower\n");
 }
 
 void

@@ -50,8 +50,8 @@ int64_t rp_min_budget(const struct rp_graph *g, int *node);
  * the depth of shared inputs (+inf where a double cannot hold it), so
  * the plan is a proof, never one to run. Returns -1 where that plan is
  * not valid (a node with recompute=false that some node reads would be
- * computed again) or its peak passes INT64_MAX. Time: O(m log d), for
- * the largest in-degree d. */
+ * computed again) or its peak reaches INT64_MAX. Time: O(n + m log d),
+ * for the largest in-degree d. */
 int64_t rp_tree_budget(const struct rp_graph *g, double *cost);
 
 #endif

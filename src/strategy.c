@@ -101,6 +101,7 @@ rp_strategy_run(const struct rp_strategy *s, const struct rp_problem *pb,
 	res->bound = NAN;
 	t0 = rp_now();
 	ctx.deadline = strategy_deadline(s, parent);
+	res->deadline = ctx.deadline;
 	if (s->run(pb, &ctx, &res->plan, &res->note, &res->bound, &cause) != 0) {
 		res->seconds = rp_now() - t0;
 		res->status = RP_FAILED;
@@ -269,6 +270,14 @@ rp_run_limit(const struct rp_options *o)
 {
 	return o != NULL && o->time_limit > 0 ? o->time_limit :
 	    RP_SOLVER_DEFAULT_SECONDS;
+}
+
+int
+rp_strategy_busy(const struct rp_strategy *s, const struct rp_problem *pb,
+    const struct rp_options *o)
+{
+	return s->anytime && (s->idle == NULL || !s->idle(pb, o,
+	    rp_run_limit(o)));
 }
 
 double

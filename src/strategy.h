@@ -127,6 +127,8 @@ struct rp_result {
 	struct rp_plan plan;
 	struct rp_sim sim;
 	double seconds;
+	double deadline;	/* rp_now() time it was given to end by, or
+				   0: none */
 	char *note;		/* remark or failure reason, or NULL */
 	double bound;		/* lower bound found by the strategy, or NaN;
 				   +inf: it proved that none of the plans
@@ -220,6 +222,11 @@ double rp_bound_deadline(const struct rp_options *o, double start, int n);
  * RP_SOLVER_DEFAULT_SECONDS when it is not given (a run of every strategy
  * then stops within twice that as well). */
 double rp_run_limit(const struct rp_options *o);
+
+/* Whether s uses all the time it is given on pb (anytime, and not idle
+ * there with the run's limit): such strategies share a run's time. */
+int rp_strategy_busy(const struct rp_strategy *s, const struct rp_problem *pb,
+    const struct rp_options *o);
 
 /* Whether cost a is below cost b by more than rounding: plans that make
  * the same computations in another order sum their costs in another

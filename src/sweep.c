@@ -10,8 +10,9 @@
 #include "units.h"
 #include "util.h"
 
-/* A run that ends this near its deadline (seconds) without a plan was cut
- * short by it: the strategies look at the clock between steps. */
+/* A run that ends this near the deadline it was given (seconds, and at
+ * most a tenth of the time it was given) without a plan was cut short by
+ * it: the strategies look at the clock between steps. */
 #define BUDGET_MIN_SLACK 0.02
 
 void
@@ -45,8 +46,7 @@ rp_run_strategies(const struct rp_problem *pb,
 	/* the strategies that take the time they are given here */
 	busy = rp_xcalloc((size_t)n, sizeof *busy);
 	for (i = 0; i < n; i++)
-		busy[i] = strats[i]->anytime && (strats[i]->idle == NULL ||
-		    !strats[i]->idle(pb, base->opt, rp_run_limit(base->opt)));
+		busy[i] = rp_strategy_busy(strats[i], pb, base->opt);
 	for (i = 0; i < n; i++) {
 		int j, left = 0;
 		double now = rp_now();
@@ -211,7 +211,8 @@ rp_sweep_destroy(struct rp_sweep *sw)
 
 /* One run of s at budget b, by deadline (<= 0: none but base's): fills
  * res, returns whether it fits. Sets *short_run when it found no plan and
- * ended at its deadline, so that more time might have found one. */
+ * ended at the deadline it ran under (this one, or its own time limit
+ * where that came first), so that more time might have found one. */
 static int
 run_at(const struct rp_problem *pb, const struct rp_strategy *s,
     const struct rp_ctx *base, struct rp_cache *cache, int64_t b,
@@ -220,6 +221,7 @@ run_at(const struct rp_problem *pb, const struct rp_strategy *s,
 	struct rp_problem at;
 	struct rp_ctx ctx = *base;
 	char bs[32];
+	double t0 = rp_now();
 
 	rp_format_bytes(b, bs, sizeof bs);
 	rp_log(base, 1, "%s: at %s (%lld %s)", s->name, bs, (long long)b,
@@ -228,20 +230,22 @@ run_at(const struct rp_problem *pb, const struct rp_strategy *s,
 		ctx.deadline = deadline;
 	rp_problem_at(&at, pb, b);
 	rp_run_strategies(&at, &s, 1, &ctx, cache, NULL, NULL, NULL, res);
-	if (res->status != RP_FITS && ctx.deadline > 0 &&
-	    rp_now() >= ctx.deadline - BUDGET_MIN_SLACK)
+	if ((res->status == RP_NO_PLAN || res->status == RP_OVER_BUDGET) &&
+	    res->deadline > 0 && rp_now() >= res->deadline -
+	    fmin(BUDGET_MIN_SLACK, (res->deadline - t0) / 10))
 		*short_run = 1;
 	return res->status == RP_FITS;
 }
 
-/* The runs a bisection over (lo, hi] to 1% of hi still needs at most:
- * one per halving of the range down to that 1%, and the last, at 1%
- * below hi. */
+/* The runs a bisection over (lo, hi] to 1% of hi may still need: one per
+ * halving of the range down to 1% of the lowest hi can reach (lo + 1),
+ * and two more, at 1% below hi (where a plan found moves hi down by that
+ * 1% only). */
 static int
 runs_left(int64_t lo, int64_t hi)
 {
-	int64_t step = (hi + 99) / 100, range = hi - lo;
-	int k = 1;
+	int64_t step = (lo + 1 + 99) / 100, range = hi - lo;
+	int k = 2;
 
 	while (range > step && k < 64) {
 		range = (range + 1) / 2;

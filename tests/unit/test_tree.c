@@ -4,7 +4,8 @@
  * describes it, and replays it with the simulator: the plan is valid and
  * its peak and cost are the figures returned; on small random graphs the
  * figure is never below the least peak of any plan (the exhaustive
- * search), and on the in-trees among them it is that least peak. */
+ * search). It is not always that least peak, even on trees: a plan that
+ * interleaves two subtrees can hold less. */
 #include "common.h"
 #include "sim.h"
 #include "t.h"
@@ -16,30 +17,39 @@ struct emit {
 	int reg;
 };
 
-/* need[] as rp_tree_budget works it out (the same rule, written apart). */
+/* v's inputs into u[] (at most 64), in the order the tree makes them:
+ * what making one needs beyond its own size, largest first, then by
+ * node. Returns their count. */
+static int
+sort_inputs(const struct rp_graph *g, const int64_t *need, int v, int *u)
+{
+	int j, k = 0, i;
+
+	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+		u[k++] = g->pred[j];
+	for (i = 1; i < k; i++) {
+		int x = u[i], y = i;
+		while (y > 0 && (need[u[y - 1]] - g->mem[u[y - 1]] <
+		    need[x] - g->mem[x] || (need[u[y - 1]] - g->mem[u[y - 1]] ==
+		    need[x] - g->mem[x] && u[y - 1] > x))) {
+			u[y] = u[y - 1];
+			y--;
+		}
+		u[y] = x;
+	}
+	return k;
+}
+
+/* need[] as rp_tree_budget works it out (the same rule, written apart):
+ * the peak of making v from nothing, v held at the end. */
 static void
 needs(const struct rp_graph *g, int64_t *need)
 {
-	int v, j, k, i;
+	int v, k, i, u[64];
 
 	for (v = 0; v < g->n; v++) {
-		int u[64];
 		int64_t held = 0, peak = 0;
-		k = 0;
-		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-			u[k++] = g->pred[j];
-		/* insertion sort: extra (need - mem) down, then node up */
-		for (i = 1; i < k; i++) {
-			int x = u[i], y = i;
-			while (y > 0 && (need[u[y - 1]] - g->mem[u[y - 1]] <
-			    need[x] - g->mem[x] || (need[u[y - 1]] -
-			    g->mem[u[y - 1]] == need[x] - g->mem[x] &&
-			    u[y - 1] > x))) {
-				u[y] = u[y - 1];
-				y--;
-			}
-			u[y] = x;
-		}
+		k = sort_inputs(g, need, v, u);
 		for (i = 0; i < k; i++) {
 			if (held + need[u[i]] > peak)
 				peak = held + need[u[i]];
@@ -54,21 +64,9 @@ needs(const struct rp_graph *g, int64_t *need)
 static int
 make(struct emit *e, int v)
 {
-	const struct rp_graph *g = e->g;
-	int u[64], r[64], k = 0, i, j, reg;
+	int u[64], r[64], k, i, reg;
 
-	for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
-		u[k++] = g->pred[j];
-	for (i = 1; i < k; i++) {
-		int x = u[i], y = i;
-		while (y > 0 && (e->need[u[y - 1]] - g->mem[u[y - 1]] <
-		    e->need[x] - g->mem[x] || (e->need[u[y - 1]] -
-		    g->mem[u[y - 1]] == e->need[x] - g->mem[x] && u[y - 1] > x))) {
-			u[y] = u[y - 1];
-			y--;
-		}
-		u[y] = x;
-	}
+	k = sort_inputs(e->g, e->need, v, u);
 	for (i = 0; i < k; i++)
 		r[i] = make(e, u[i]);
 	reg = e->reg++;
@@ -126,7 +124,7 @@ agrees(const struct rp_graph *g, int64_t *tb)
 int
 main(void)
 {
-	int trial, trials = 400, exact = 0, trees = 0, tree_exact = 0;
+	int trial, trials = 400, exact = 0;
 
 	t_case("a chain: two values at a time, each link made again from "
 	    "the start");
@@ -145,15 +143,33 @@ main(void)
 	t_case("a node read by another with recompute=false: no figure");
 	{
 		static const int e[] = { 0, 1, 1, 2 };
-		struct rp_graph *g = mkgraph(3, e, 2);
+		struct rp_graph *g = mkgraph(4, e, 2);
 		double c;
+		int64_t tb;
 		g->output[2] = 1;
 		g->recompute[0] = 0;
 		CHECK(rp_tree_budget(g, &c) == -1);
-		/* with no reader it is made once, alone: a figure */
+		/* one that no node reads is made once, alone: a figure */
 		g->recompute[0] = 1;
-		g->recompute[2] = 0;
-		CHECK(rp_tree_budget(g, &c) == 2);
+		g->recompute[3] = 0;
+		g->mem[3] = 3;
+		CHECK(agrees(g, &tb) && tb == 3);
+		rp_graph_free(g);
+	}
+
+	t_case("two subtrees interleaved hold less than the tree plan");
+	{
+		/* x -> z -> a -> r, y -> w -> b -> r; x and y 8 bytes, a and
+		 * b 2, the rest 1: making x, z, then y, w before a and b peaks
+		 * at 10, the tree plan (one subtree, then the other) at 11. */
+		static const int e[] = { 0, 2, 2, 4, 4, 6, 1, 3, 3, 5, 5, 6 };
+		struct rp_graph *g = mkgraph(7, e, 6);
+		int64_t tb;
+		g->mem[0] = g->mem[1] = 8;
+		g->mem[4] = g->mem[5] = 2;
+		g->output[6] = 1;
+		CHECK(agrees(g, &tb) && tb == 11);
+		CHECK((int64_t)exhaustive(g, 0, 0) == 10);
 		rp_graph_free(g);
 	}
 
@@ -161,7 +177,7 @@ main(void)
 	    "the least peak of any plan (%d random graphs of 2 to 7 nodes)",
 	    trials);
 	for (trial = 0; trial < trials; trial++) {
-		int n = 2 + below(6), ne = 0, e[64], v, u, tree = 1, deg[8] = { 0 };
+		int n = 2 + below(6), ne = 0, e[64], v, u;
 		struct rp_graph *g;
 		int64_t tb;
 		double ex;
@@ -171,7 +187,6 @@ main(void)
 					e[2 * ne] = u;
 					e[2 * ne + 1] = v;
 					ne++;
-					tree &= ++deg[u] == 1;
 				}
 		g = mkgraph(n, e, ne);
 		for (v = 0; v < n; v++) {
@@ -186,18 +201,8 @@ main(void)
 		ex = exhaustive(g, 0, 0);
 		CHECK(!isinf(ex) && tb >= (int64_t)ex);
 		exact += tb == (int64_t)ex;
-		/* a forest with one output, its last node: the figure is the
-		 * least peak (Sethi and Ullman's order) */
-		for (v = 0; v < n - 1; v++)
-			tree &= !g->output[v] && deg[v] == 1;
-		if (tree) {
-			trees++;
-			tree_exact += tb == (int64_t)ex;
-		}
 		rp_graph_free(g);
 	}
-	printf("# %d of %d at the least peak; trees: %d of %d\n", exact,
-	    trials, tree_exact, trees);
-	CHECK(trees > 10 && tree_exact == trees);
+	printf("# %d of %d at the least peak\n", exact, trials);
 	return t_done("test_tree");
 }
