@@ -77,6 +77,24 @@ mklocal(int n)
 	return g;
 }
 
+/* A random DAG of 2 to 7 nodes, each edge u -> v (u < v) there one time
+ * in three (at most 32), unit cost and memory: the small graphs that the
+ * exhaustive search below can check, the same every run. */
+static __attribute__((unused)) struct rp_graph *
+small_random_dag(void)
+{
+	int n = 2 + below(6), ne = 0, e[64], v, u;
+
+	for (v = 1; v < n; v++)
+		for (u = 0; u < v; u++)
+			if (below(3) == 0 && ne < 32) {
+				e[2 * ne] = u;
+				e[2 * ne + 1] = v;
+				ne++;
+			}
+	return mkgraph(n, e, ne);
+}
+
 /* An exhaustive search over every valid plan of g (at most 7 nodes):
  * Dijkstra over the states (values live, values computed at least once),
  * where a step computes a value that is not live (one with

@@ -109,17 +109,11 @@ main(void)
 	    "none fits (%d random graphs of 2 to 7 nodes at every budget)",
 	    trials);
 	for (trial = 0; trial < trials; trial++) {
-		int n = 2 + below(6), ne = 0, e[64], v, u, node;
+		int n, v, node;
 		int64_t lo = 1, hi, budget;
 		struct rp_graph *g;
-		for (v = 1; v < n; v++)
-			for (u = 0; u < v; u++)
-				if (below(3) == 0 && ne < 32) {
-					e[2 * ne] = u;
-					e[2 * ne + 1] = v;
-					ne++;
-				}
-		g = mkgraph(n, e, ne);
+		g = small_random_dag();
+		n = g->n;
 		for (v = 0; v < n; v++) {
 			g->mem[v] = 1 + below(8);
 			g->cost[v] = 1 + below(5);
