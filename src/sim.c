@@ -178,8 +178,8 @@ struct tree_input {
 	int u;
 };
 
-/* The largest extra first (held the shortest), then by node: a total
- * order, so the figure does not depend on qsort. */
+/* The largest extra first (made while the fewest siblings are held),
+ * then by node: a total order, so the figure does not depend on qsort. */
 static int
 tree_input_cmp(const void *a, const void *b)
 {
