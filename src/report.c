@@ -913,7 +913,7 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 	if (fmt == RP_FMT_CSV) {
 		fprintf(f, "strategy,found,budget_bytes,budget_percent,overhead,"
 		    "peak_bytes,no_plan_at_bytes,runs,lowest,min_budget_bytes,"
-		    "cut_short\n");
+		    "cut_short,tree_budget_bytes\n");
 		for (i = 0; i < n; i++) {
 			fprintf(f, "%s,%s,", strats[i]->name, m[i].found ? "yes" :
 			    "no");
@@ -927,9 +927,12 @@ rp_report_min(FILE *f, enum rp_format fmt, const struct rp_problem *pb,
 				    (long long)m[i].no_plan_at);
 			} else
 				fprintf(f, ",,,,,");
-			fprintf(f, "%d,%s,%lld,%s\n", m[i].runs, i == lowest ?
+			fprintf(f, "%d,%s,%lld,%s,", m[i].runs, i == lowest ?
 			    "yes" : "no", (long long)pb->min_budget,
 			    m[i].cut_short ? "yes" : "no");
+			if (pb->tree_budget >= 0)
+				fprintf(f, "%lld", (long long)pb->tree_budget);
+			fputc('\n', f);
 		}
 		return;
 	}

@@ -38,7 +38,7 @@ for g in "$SRC"/graphs/*.xml; do
 	fi
 	bad=
 	# each strategy: fits at its budget, no plan 1% below
-	while IFS=, read -r s found b pc ov peak nope runs lowest minb cut; do
+	while IFS=, read -r s found b pc ov peak nope runs lowest minb cut tree; do
 		# within the whole search's 60 s no run is cut short either
 		[ "$cut" = no ] || bad="$bad $s:cut_short=$cut"
 		[ "$found" = yes ] || continue
@@ -53,6 +53,9 @@ for g in "$SRC"/graphs/*.xml; do
 			    >/dev/null 2>&1 || bad="$bad $s:plan-fails-check"
 		fi
 		[ "$b" -ge "$minb" ] || bad="$bad $s:below-the-bound"
+		# a plan exists from the tree plan's budget (empty: none)
+		[ -z "$tree" ] || [ "$tree" -ge "$minb" ] ||
+		    bad="$bad $s:tree-plan-below-the-bound"
 	done <<EOF
 $(tail -n +2 "$TMP/min.csv")
 EOF
