@@ -94,14 +94,6 @@ struct pebble {
 	int stopped;		/* the deadline stopped a search */
 };
 
-/* a + b for sizes (never negative), saturating at INT64_MAX: sums of
- * hostile sizes must not overflow. */
-static int64_t
-sadd(int64_t a, int64_t b)
-{
-	return a > INT64_MAX - b ? INT64_MAX : a + b;
-}
-
 static int
 cmp_int(const void *a, const void *b)
 {
@@ -318,7 +310,7 @@ pmerge(const struct pebble *pb, const int *e, int n, int v, int *out,
 			x = e[a++];
 		else if (a >= n || pb->in[b] < e[a]) {
 			x = pb->in[b++];
-			u = sadd(u, mem[x]);
+			u = rp_size_add(u, mem[x]);
 		} else {
 			x = e[a++];
 			b++;
@@ -368,7 +360,8 @@ search(struct pebble *pb, const int *start, int len, int64_t start_key,
 			return top.key;
 		}
 		for (i = 0; i < n; i++)
-			smem = sadd(smem, g->mem[pb->elems[ps->off + i]]);
+			smem = rp_size_add(smem,
+			    g->mem[pb->elems[ps->off + i]]);
 		for (i = 0; i < n; i++) {
 			/* the elements may move as sets are added */
 			const int *e = pb->elems + pb->sets[top.set].off;
@@ -377,7 +370,8 @@ search(struct pebble *pb, const int *start, int len, int64_t start_key,
 
 			m = pmerge(pb, e, n, s, pb->scratch, &umem);
 			pb->work += n + (pb->in_off[s + 1] - pb->in_off[s]);
-			step = sadd(sadd(g->fixed_mem, umem), g->workspace[s]);
+			step = rp_size_add(rp_size_add(g->fixed_mem, umem),
+			    g->workspace[s]);
 			k = step > top.key ? step : top.key;
 			if (offer(pb, pb->scratch, m, k) != 0)
 				return top.key;
@@ -399,13 +393,14 @@ target(const struct pebble *pb, int t, const int *outs, int nout,
 		*set = outs;
 		*need = g->fixed_mem;
 		for (j = 0; j < nout; j++)
-			*need = sadd(*need, g->mem[outs[j]]);
+			*need = rp_size_add(*need, g->mem[outs[j]]);
 		return nout;
 	}
 	*set = pb->in + pb->in_off[t];
-	*need = sadd(sadd(g->fixed_mem, g->mem[t]), g->workspace[t]);
+	*need = rp_size_add(rp_size_add(g->fixed_mem, g->mem[t]),
+	    g->workspace[t]);
 	for (j = pb->in_off[t]; j < pb->in_off[t + 1]; j++)
-		*need = sadd(*need, g->mem[pb->in[j]]);
+		*need = rp_size_add(*need, g->mem[pb->in[j]]);
 	return pb->in_off[t + 1] - pb->in_off[t];
 }
 
@@ -831,8 +826,8 @@ pstep(struct psearch *ps, const int *e, int n, int64_t smem, int k, int i,
 	*len = 1 + pmerge(pb, e, n, v, pb->scratch + 1, &umem);
 	pb->scratch[0] = sink ? k + 1 : k;
 	*node = v;
-	return sadd(sadd(sadd(g->fixed_mem, umem), g->workspace[v]),
-	    sink ? g->mem[v] : 0);
+	return rp_size_add(rp_size_add(rp_size_add(g->fixed_mem, umem),
+	    g->workspace[v]), sink ? g->mem[v] : 0);
 }
 
 /* A new generation *gen of the marks mark[0..n), cleared where it wraps. */
@@ -862,19 +857,19 @@ pstep_over(struct psearch *ps, int v, int64_t smem, int k)
 {
 	const struct rp_graph *g = ps->prob->g;
 	const struct pebble *pb = &ps->pb;
-	int64_t m = sadd(g->fixed_mem, smem);
+	int64_t m = rp_size_add(g->fixed_mem, smem);
 	int j;
 
 	if (v < 0) {
 		if (k >= ps->goal_k)
 			return 0;
 		v = ps->sinks[ps->nsink - 1 - k];
-		m = sadd(m, g->mem[v]);
+		m = rp_size_add(m, g->mem[v]);
 	}
-	m = sadd(m, g->workspace[v]);
+	m = rp_size_add(m, g->workspace[v]);
 	for (j = pb->in_off[v]; j < pb->in_off[v + 1]; j++)
 		if (ps->imark[pb->in[j]] != ps->igen)
-			m = sadd(m, g->mem[pb->in[j]]);
+			m = rp_size_add(m, g->mem[pb->in[j]]);
 	return m > ps->prob->budget;
 }
 
@@ -1019,7 +1014,7 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 		pb->gen = 1;
 	}
 	for (i = 1; i < len; i++)
-		need = sadd(need, g->mem[start[i]]);
+		need = rp_size_add(need, g->mem[start[i]]);
 	ps->xon = 0;
 	if (need > prob->budget || poffer(ps, start, len, hash_set(start, len),
 	    0, -1, -1) != 0)
@@ -1047,7 +1042,7 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 		pmark(ps);
 		for (i = 1; i < len; i++) {
 			int x = pb->elems[pb->sets[s].off + i];
-			smem = sadd(smem, g->mem[x]);
+			smem = rp_size_add(smem, g->mem[x]);
 			ps->imark[x] = ps->igen;
 		}
 		pheur_expand(ps, pb->elems + pb->sets[s].off + 1, len - 1, k);
@@ -1271,7 +1266,7 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 
 	memset(&bm, 0, sizeof bm);
 	for (v = 1; v < m; v++)
-		need = sadd(need, g->mem[pb->scratch[v]]);
+		need = rp_size_add(need, g->mem[pb->scratch[v]]);
 	*steps = 0;
 	if (need > prob->budget)
 		return 0;
@@ -1306,7 +1301,7 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 				goto out;
 			pmark(ps);
 			for (i = 0; i < n; i++) {
-				smem = sadd(smem, g->mem[e[i]]);
+				smem = rp_size_add(smem, g->mem[e[i]]);
 				ps->imark[e[i]] = ps->igen;
 			}
 			pheur_expand(ps, e, n, k);
@@ -1457,7 +1452,7 @@ pchain_build(struct psearch *ps, const int *q, int qlen, struct pchain *c)
 			i = (int)(f - (e + 1));
 		}
 		for (smem = 0, m = 1; m <= n; m++)
-			smem = sadd(smem, g->mem[e[m]]);
+			smem = rp_size_add(smem, g->mem[e[m]]);
 		step = pstep(ps, e + 1, n, smem, k, i, &node, &out);
 		if (step < 0 || step > ps->prob->budget ||
 		    c->nelems + out > PEBBLE_MAX_ELEMS)

@@ -165,13 +165,6 @@ rp_min_budget(const struct rp_graph *g, int *node)
 	return best;
 }
 
-/* a + b for figures >= 0, saturating at INT64_MAX */
-static int64_t
-sat_add(int64_t a, int64_t b)
-{
-	return a > INT64_MAX - b ? INT64_MAX : a + b;
-}
-
 /* An input of a node, by what its tree needs beyond its own size. */
 struct tree_input {
 	int64_t extra;
@@ -223,13 +216,14 @@ rp_tree_budget(const struct rp_graph *g, double *cost)
 		qsort(in, (size_t)k, sizeof *in, tree_input_cmp);
 		tc[v] = g->cost[v];
 		for (j = 0; j < k; j++) {
-			int64_t at = sat_add(held, need[in[j].u]);
+			int64_t at = rp_size_add(held, need[in[j].u]);
 			if (at > peak)
 				peak = at;
-			held = sat_add(held, g->mem[in[j].u]);
+			held = rp_size_add(held, g->mem[in[j].u]);
 			tc[v] += tc[in[j].u];
 		}
-		held = sat_add(held, sat_add(g->mem[v], g->workspace[v]));
+		held = rp_size_add(held, rp_size_add(g->mem[v],
+		    g->workspace[v]));
 		need[v] = held > peak ? held : peak;
 	}
 	for (v = 0; v < g->n; v++)
@@ -240,13 +234,13 @@ rp_tree_budget(const struct rp_graph *g, double *cost)
 		}
 	for (v = 0; v < g->n; v++)
 		if (g->output[v]) {
-			int64_t at = sat_add(outs, need[v]);
+			int64_t at = rp_size_add(outs, need[v]);
 			if (at > best)
 				best = at;
-			outs = sat_add(outs, g->mem[v]);
+			outs = rp_size_add(outs, g->mem[v]);
 			total += tc[v];
 		}
-	best = sat_add(best, g->fixed_mem);
+	best = rp_size_add(best, g->fixed_mem);
 	free(need);
 	free(tc);
 	free(in);

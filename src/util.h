@@ -17,6 +17,14 @@ char *rp_xstrdup(const char *s);
 char *rp_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *rp_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
+/* a + b for sizes (never negative), saturating at INT64_MAX: sums of
+ * hostile sizes must not overflow. */
+static inline int64_t
+rp_size_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 /* Makes a newly allocated message one printable line: control characters become C escapes (\n, \t, \xNN).
  * Frees s and returns the new string. */
 char *rp_oneline(char *s);
