@@ -48,8 +48,10 @@ init(struct rp_problem *pb, const struct rp_graph *g,
 	pb->budget = INT64_MAX;
 	pb->baseline = rp_graph_baseline_cost(g);
 	pb->min_budget = rp_min_budget(g, &pb->min_node);
-	pb->tree_budget = rp_tree_budget(g, &pb->tree_cost);
 	if (like != NULL) {
+		/* the tree plan is a plan of the graph, whatever its order */
+		pb->tree_budget = like->tree_budget;
+		pb->tree_cost = like->tree_cost;
 		if (like->min_budget > pb->min_budget) {
 			pb->min_budget = like->min_budget;
 			pb->min_searched = like->min_searched;
@@ -59,10 +61,13 @@ init(struct rp_problem *pb, const struct rp_graph *g,
 				    like->g->id[like->min_node]) == 0)
 					pb->min_node = node;
 		}
-	} else if (search) {
-		b = rp_pebble_bound(g, pb->min_budget, pebble_work(g,
-		    RP_PEBBLE_WORK), &node);
-		take_bound(pb, b, node);
+	} else {
+		pb->tree_budget = rp_tree_budget(g, &pb->tree_cost);
+		if (search) {
+			b = rp_pebble_bound(g, pb->min_budget, pebble_work(g,
+			    RP_PEBBLE_WORK), &node);
+			take_bound(pb, b, node);
+		}
 	}
 	rp_plan_init(&p);
 	rp_plan_checkpoint_all(g, &p);

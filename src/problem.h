@@ -45,8 +45,9 @@ int rp_problem_init_unsearched(struct rp_problem *pb,
     char **cause);
 
 /* rp_problem_init without a budget for g, the graph of `like` in another
- * execution order: the smallest budget, which does not depend on the
- * order, is taken from `like` rather than searched again. */
+ * execution order: the smallest budget and the tree plan's, which do not
+ * depend on the order, are taken from `like` rather than worked out
+ * again. */
 int rp_problem_init_like(struct rp_problem *pb, const struct rp_graph *g,
     const struct rp_problem *like, char **cause);
 
