@@ -366,11 +366,13 @@ order_hash(const int *order, int n)
  * them); checkpoint-all over each offered to best, then the plans over
  * them (below). Sets *no to the orders kept (0: none new, or none with
  * a lower peak), *cut where the time limit cut it short, and *stopped
- * where it stopped while ordering. Returns 0, or -1 with *cause set. */
+ * where it stopped while ordering; adds to *quick the time it took but
+ * lp-round's. Returns 0, or -1 with *cause set. */
 static int
 reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
     uint64_t seed, int draw, uint64_t *seen, int *nseen,
-    struct rp_best *best, int *no_out, int *cut, int *stopped, char **cause)
+    struct rp_best *best, int *no_out, int *cut, int *stopped, double *quick,
+    char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	struct ordered os[RP_ORDER_MAX];
@@ -378,11 +380,14 @@ reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	int *orders = rp_xmalloc(sizeof *orders * sz * RP_ORDER_MAX);
 	int rules[RP_ORDER_MAX], no, j, k, i, rc = -1;
 	int64_t peaks[RP_ORDER_MAX];
+	double t0;
 
 	memset(os, 0, sizeof os);
 	*no_out = 0;
+	t0 = rp_now();
 	no = rp_order_memory_many(g, ctx->deadline, seed, RP_ORDER_MAX,
 	    orders, rules, peaks);
+	*quick += rp_now() - t0;
 	if (no < 0) {
 		*stopped = 1;
 		no = 0;
@@ -439,22 +444,25 @@ reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			goto out;
 	}
 	*no_out = no;
-	/* Over the first order, as over a single one: each of peak-split,
-	 * lookahead, chain-dp and lp-round with an equal share of the time
-	 * left (lp-round: half of what is left); then
+	/* Over the first order of the first draw, as over a single one:
+	 * each of peak-split, lookahead, chain-dp and lp-round with an equal
+	 * share of the time left (lp-round: half of what is left); then
 	 * peak-split, lookahead and chain-dp over the other orders, in equal
 	 * shares of what time is left after that (much on graphs too large
 	 * for the LP); then the search over orders from the cheapest plan,
-	 * with the rest. */
-	for (j = 0; j < no; j++)
-		for (k = 0; k < (int)NOVER - (j > 0); k++) {
+	 * with the rest. Draws after the first leave lp-round out (it takes
+	 * its whole share where it is built), and *quick counts the time of
+	 * the runs of the others. */
+	for (j = 0; j < no; j++) {
+		int lp = draw == 0 && j == 0;
+		for (k = 0; k < (int)NOVER - !lp; k++) {
 			/* the runs left in this phase, this one included;
 			 * lp-round, last over the first order, has half of
 			 * what is left, the other half being for the other
 			 * orders and the search over orders */
-			int slots = j > 0 ? (no - j) * (int)(NOVER - 1) - k :
-			    (int)NOVER - k + (k == (int)NOVER - 1);
-			double deadline = 0;
+			int slots = lp ? (int)NOVER - k + (k == (int)NOVER - 1) :
+			    (no - j) * (int)(NOVER - 1) - k;
+			double deadline = 0, t1;
 			if (best->fits && best->cost <= pb->baseline) {
 				rc = 0;
 				goto out;
@@ -469,10 +477,14 @@ reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
 				deadline = rp_now() + left / (double)slots;
 			} else if (over[k]->solver)
 				deadline = rp_now() + RP_SOLVER_DEFAULT_SECONDS;
+			t1 = rp_now();
 			if (plan_over(pb, ctx, over[k], &os[j], deadline, best,
 			    cause) != 0)
 				goto out;
+			if (!over[k]->solver)
+				*quick += rp_now() - t1;
 		}
+	}
 	rc = 0;
 out:
 	for (j = 0; j < RP_ORDER_MAX; j++) {
@@ -498,7 +510,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	uint64_t seed = ctx->opt != NULL ? ctx->opt->seed : 1;
 	uint64_t seen[REORDER_DRAWS * RP_ORDER_MAX];
 	int draw, no = 0, nall = 0, nseen = 0, rc = -1, cut = 0, stopped = 0;
-	double t0, td;
+	double t0, quick;
 
 	(void)bound;
 	if (rp_fits(pb, pb->ckpt_all_peak)) {
@@ -512,17 +524,17 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rp_best_init(&best);
 	t0 = rp_now();
 	for (draw = 0; draw < REORDER_DRAWS; draw++) {
-		td = rp_now();
+		quick = 0;
 		if (reorder_draw(pb, ctx, seed + (uint64_t)draw, draw, seen,
-		    &nseen, &best, &no, &cut, &stopped, cause) != 0)
+		    &nseen, &best, &no, &cut, &stopped, &quick, cause) != 0)
 			goto out;
 		nall += no;
 		/* another draw only where orders were found but no plan over
 		 * them fits, the time was not cut short, and what is left is
-		 * at least what this draw took */
+		 * at least what this draw took (lp-round's run left out: the
+		 * draws after the first do not run it) */
 		if (best.fits || nall == 0 || cut || stopped ||
-		    ctx->deadline <= 0 ||
-		    ctx->deadline - rp_now() < rp_now() - td)
+		    ctx->deadline <= 0 || ctx->deadline - rp_now() < quick)
 			break;
 	}
 	if (nall == 0) {
@@ -544,8 +556,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		char *t = rp_xasprintf("%s; %s found no plan that fits%s%s",
 		    best.note, nall == 1 ? "over it, peak-split, lookahead, "
 		    "chain-dp and lp-round" : "over these orders, peak-split, "
-		    "lookahead and chain-dp (and lp-round over the first of "
-		    "each draw)", d, cut ? " (cut short by --time-limit)" : "");
+		    "lookahead and chain-dp (and lp-round over the first)", d, cut ? " (cut short by --time-limit)" : "");
 		free(d);
 		free(best.note);
 		best.note = t;
