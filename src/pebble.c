@@ -53,7 +53,7 @@ struct pset {
 	long off;		/* into elems */
 	int len;
 	int64_t key;		/* the best bottleneck found to reach it */
-	uint64_t hash;		/* hash_set of its elements */
+	uint64_t hash;		/* rp_hash_ints of its elements */
 };
 
 /* A slot of the table: its set, with the top half of the set's hash, so
@@ -120,19 +120,6 @@ inputs_init(struct pebble *pb)
 		qsort(pb->in + g->pred_off[v], (size_t)d, sizeof *pb->in,
 		    cmp_int);
 	}
-}
-
-static uint64_t
-hash_set(const int *e, int len)
-{
-	uint64_t h = 1469598103934665603ULL;
-	int i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (uint64_t)(unsigned)e[i];
-		h *= 1099511628211ULL;
-	}
-	return h ^ (uint64_t)len;
 }
 
 static int
@@ -213,7 +200,7 @@ table_rebuild(struct pebble *pb, size_t size)
 	}
 }
 
-/* The index of the set e[0..len) of hash_set `hash`, added with key
+/* The index of the set e[0..len) of hash `hash` (rp_hash_ints), added with key
  * INT64_MAX when new; -1 when the elements kept would pass their limit. */
 static int
 find_set_h(struct pebble *pb, const int *e, int len, uint64_t hash,
@@ -257,7 +244,7 @@ find_set_h(struct pebble *pb, const int *e, int len, uint64_t hash,
 static int
 find_set(struct pebble *pb, const int *e, int len, int *isnew)
 {
-	return find_set_h(pb, e, len, hash_set(e, len), isnew);
+	return find_set_h(pb, e, len, rp_hash_ints(e, len), isnew);
 }
 
 /* Starts fetching the table's slot for a set of that hash. */
@@ -873,7 +860,7 @@ pstep_over(struct psearch *ps, int v, int64_t smem, int k)
 	return m > ps->prob->budget;
 }
 
-/* Offers the state e[0..len) (e[0]: sinks done; hash: its hash_set)
+/* Offers the state e[0..len) (e[0]: sinks done; hash: its rp_hash_ints)
  * reached from parent by op at cost g. Returns -1 when the sets would
  * pass their limit. */
 static int
@@ -984,7 +971,7 @@ psuccessors(struct psearch *ps, const int *e, int n, int64_t smem, int k,
 		sc->len = out;
 		sc->i = i;
 		sc->node = node;
-		sc->hash = hash_set(ps->sbuf + used, out);
+		sc->hash = rp_hash_ints(ps->sbuf + used, out);
 		prefetch_slot(pb, sc->hash);
 		used += out;
 	}
@@ -1016,8 +1003,8 @@ psearch_from(struct psearch *ps, const int *start, int len, long max_exp,
 	for (i = 1; i < len; i++)
 		need = rp_size_add(need, g->mem[start[i]]);
 	ps->xon = 0;
-	if (need > prob->budget || poffer(ps, start, len, hash_set(start, len),
-	    0, -1, -1) != 0)
+	if (need > prob->budget || poffer(ps, start, len,
+	    rp_hash_ints(start, len), 0, -1, -1) != 0)
 		return 0;
 	while (ps->nheap > 0) {
 		struct pentry top = ppop(ps);

@@ -345,21 +345,6 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
  * bench/layered-results.md). */
 #define REORDER_DRAWS 16
 
-/* An order's hash (FNV-1a over its nodes), to tell the draws' orders
- * apart. */
-static uint64_t
-order_hash(const int *order, int n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (uint64_t)(unsigned)order[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 /* One draw: up to RP_ORDER_MAX orders that the ordering search ends
  * with, lowest checkpoint-all peak first (rp_order_memory_many), from
  * seed, those of earlier draws left out (their hashes in seen, *nseen of
@@ -399,7 +384,7 @@ reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	/* each order once over the draws (the two greedy rules give the
 	 * same orders from every seed) */
 	for (j = 0; j < no; ) {
-		uint64_t h = order_hash(orders + (size_t)j * sz, g->n);
+		uint64_t h = rp_hash_ints(orders + (size_t)j * sz, g->n);
 		for (i = 0; i < *nseen && seen[i] != h; i++)
 			;
 		if (i < *nseen) {
@@ -556,7 +541,8 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		char *t = rp_xasprintf("%s; %s found no plan that fits%s%s",
 		    best.note, nall == 1 ? "over it, peak-split, lookahead, "
 		    "chain-dp and lp-round" : "over these orders, peak-split, "
-		    "lookahead and chain-dp (and lp-round over the first)", d, cut ? " (cut short by --time-limit)" : "");
+		    "lookahead and chain-dp (and lp-round over the first)", d,
+		    cut ? " (cut short by --time-limit)" : "");
 		free(d);
 		free(best.note);
 		best.note = t;

@@ -25,6 +25,21 @@ rp_size_add(int64_t a, int64_t b)
 	return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
+/* FNV-1a over len ints, mixed with len: a hash of a set or sequence of
+ * nodes (pebble's sets, reorder's orders). */
+static inline uint64_t
+rp_hash_ints(const int *e, int len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	int i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (uint64_t)(unsigned)e[i];
+		h *= 1099511628211ULL;
+	}
+	return h ^ (uint64_t)len;
+}
+
 /* Makes a newly allocated message one printable line: control characters become C escapes (\n, \t, \xNN).
  * Frees s and returns the new string. */
 char *rp_oneline(char *s);
