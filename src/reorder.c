@@ -382,7 +382,8 @@ reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	while (no > 0 && peaks[no - 1] >= pb->ckpt_all_peak)
 		no--;		/* sorted: only the lower ones are kept */
 	/* each order once over the draws (the two greedy rules give the
-	 * same orders from every seed) */
+	 * same orders from every seed), told apart by hash: a collision
+	 * only leaves out an order */
 	for (j = 0; j < no; ) {
 		uint64_t h = rp_hash_ints(orders + (size_t)j * sz, g->n);
 		for (i = 0; i < *nseen && seen[i] != h; i++)
