@@ -7,11 +7,13 @@
  * with an equal share of the time left (lp-round, last, has half of what
  * is left: the LP is what takes time), then peak-split, lookahead and
  * chain-dp over the other orders kept (up to RP_ORDER_MAX), with what time
- * is left; the cheapest plan that fits is kept. Then a local search moves
- * single nodes in the order of the cheapest plan, guided by that plan's
- * cost rather than by the checkpoint-all peak (search_orders), with the
- * rest. Plans are mapped back to the graph's nodes and replayed on the
- * graph itself, like every other plan. */
+ * is left; the cheapest plan that fits is kept. Where none fits, the
+ * orders are drawn again from the next seed while there is time
+ * (REORDER_DRAWS), and planned the same way but for lp-round. Then a
+ * local search moves single nodes in the order of the cheapest plan,
+ * guided by that plan's cost rather than by the checkpoint-all peak
+ * (search_orders), with the rest. Plans are mapped back to the graph's
+ * nodes and replayed on the graph itself, like every other plan. */
 #include "config.h"
 
 #include <math.h>
@@ -234,7 +236,8 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
  * is made, which of two branches goes first) change it. Cheaper plans go
  * to best. Seeded, and bounded by work as well as by deadline (and,
  * where the deadline comes first, by the time it goes without keeping a
- * move; started: when reorder began). Returns 0, or -1 with *cause. */
+ * move; started: when the draw of orders that gave the plans it starts
+ * from began). Returns 0, or -1 with *cause. */
 static int
 search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
     double started, double deadline, struct rp_best *best, char **cause)
@@ -349,10 +352,11 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
  * with, lowest checkpoint-all peak first (rp_order_memory_many), from
  * seed, those of earlier draws left out (their hashes in seen, *nseen of
  * them); checkpoint-all over each offered to best, then the plans over
- * them (below). Sets *no to the orders kept (0: none new, or none with
- * a lower peak), *cut where the time limit cut it short, and *stopped
- * where it stopped while ordering; adds to *quick the time it took but
- * lp-round's. Returns 0, or -1 with *cause set. */
+ * them (below). Sets *no_out to the orders kept (0: none new, none with
+ * a lower peak, or the ordering stopped), *cut where the time limit cut
+ * the plans short, and *stopped where it stopped the ordering; adds to
+ * *quick the time of the ordering and of the plans but lp-round's.
+ * Returns 0, or -1 with *cause set. */
 static int
 reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
     uint64_t seed, int draw, uint64_t *seen, int *nseen,
@@ -418,9 +422,9 @@ reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			snprintf(dr, sizeof dr, "; draw %d, the %d before it "
 			    "without a plan that fits", draw + 1, draw);
 		o->what = rp_xasprintf("an order by %s (checkpoint-all peak "
-		    "%.1f%% of the execution order's%s%s)", rule_names[rules[j]],
-		    100.0 * (double)peaks[j] / (double)pb->ckpt_all_peak, of,
-		    dr);
+		    "%.1f%% of the execution order's%s%s)",
+		    rule_names[rules[j]], 100.0 * (double)peaks[j] /
+		    (double)pb->ckpt_all_peak, of, dr);
 		rp_log(ctx, 1, "reorder: %s", o->what);
 		rp_plan_init(&pl);
 		rp_plan_checkpoint_all(o->h, &pl);
@@ -446,8 +450,9 @@ reorder_draw(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			 * lp-round, last over the first order, has half of
 			 * what is left, the other half being for the other
 			 * orders and the search over orders */
-			int slots = lp ? (int)NOVER - k + (k == (int)NOVER - 1) :
-			    (no - j) * (int)(NOVER - 1) - k;
+			int slots = lp ? (int)NOVER - k +
+			    (k == (int)NOVER - 1) : (no - j) *
+			    (int)(NOVER - 1) - k;
 			double deadline = 0, t1;
 			if (best->fits && best->cost <= pb->baseline) {
 				rc = 0;
@@ -496,7 +501,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	uint64_t seed = ctx->opt != NULL ? ctx->opt->seed : 1;
 	uint64_t seen[REORDER_DRAWS * RP_ORDER_MAX];
 	int draw, no = 0, nall = 0, nseen = 0, rc = -1, cut = 0, stopped = 0;
-	double t0, quick;
+	double td = 0, quick;
 
 	(void)bound;
 	if (rp_fits(pb, pb->ckpt_all_peak)) {
@@ -508,8 +513,8 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		return 0;
 	}
 	rp_best_init(&best);
-	t0 = rp_now();
 	for (draw = 0; draw < REORDER_DRAWS; draw++) {
+		td = rp_now();
 		quick = 0;
 		if (reorder_draw(pb, ctx, seed + (uint64_t)draw, draw, seen,
 		    &nseen, &best, &no, &cut, &stopped, &quick, cause) != 0)
@@ -530,8 +535,10 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		rc = 0;
 		goto out;
 	}
+	/* the search's patience counts from the draw whose orders gave the
+	 * plans it starts from */
 	if (!cut && best.fits && best.cost > pb->baseline &&
-	    search_orders(pb, ctx, t0, ctx->deadline > 0 ? ctx->deadline :
+	    search_orders(pb, ctx, td, ctx->deadline > 0 ? ctx->deadline :
 	    rp_now() + RP_SOLVER_DEFAULT_SECONDS, &best, cause) != 0)
 		goto out;
 	if (!best.fits && best.note != NULL) {
@@ -543,7 +550,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    best.note, nall == 1 ? "over it, peak-split, lookahead, "
 		    "chain-dp and lp-round" : "over these orders, peak-split, "
 		    "lookahead and chain-dp (and lp-round over the first)", d,
-		    cut ? " (cut short by --time-limit)" : "");
+		    cut || stopped ? " (cut short by --time-limit)" : "");
 		free(d);
 		free(best.note);
 		best.note = t;
