@@ -165,30 +165,13 @@ rp_min_budget(const struct rp_graph *g, int *node)
 	return best;
 }
 
-/* An input of a node, by what its tree needs beyond its own size. */
-struct tree_input {
-	int64_t extra;
-	int u;
-};
-
-/* The largest extra first (made while the fewest siblings are held),
- * then by node: a total order, so the figure does not depend on qsort. */
-static int
-tree_input_cmp(const void *a, const void *b)
-{
-	const struct tree_input *x = a, *y = b;
-
-	if (x->extra != y->extra)
-		return x->extra > y->extra ? -1 : 1;
-	return (x->u > y->u) - (x->u < y->u);
-}
-
 int64_t
 rp_tree_budget(const struct rp_graph *g, double *cost)
 {
 	int64_t *need, best = 0, outs = 0;
 	double *tc, total = 0;
-	struct tree_input *in;
+	struct rp_keyed *in;	/* a node's inputs, by what their trees need
+				 * beyond their own size */
 	int v, j, k, maxdeg = 0;
 
 	*cost = 0;
@@ -209,18 +192,20 @@ rp_tree_budget(const struct rp_graph *g, double *cost)
 
 		k = 0;
 		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++) {
-			in[k].u = g->pred[j];
-			in[k].extra = need[in[k].u] - g->mem[in[k].u];
+			in[k].id = g->pred[j];
+			in[k].key = need[in[k].id] - g->mem[in[k].id];
 			k++;
 		}
-		qsort(in, (size_t)k, sizeof *in, tree_input_cmp);
+		/* the largest extra first: made while the fewest siblings
+		 * are held */
+		qsort(in, (size_t)k, sizeof *in, rp_keyed_cmp);
 		tc[v] = g->cost[v];
 		for (j = 0; j < k; j++) {
-			int64_t at = rp_size_add(held, need[in[j].u]);
+			int64_t at = rp_size_add(held, need[in[j].id]);
 			if (at > peak)
 				peak = at;
-			held = rp_size_add(held, g->mem[in[j].u]);
-			tc[v] += tc[in[j].u];
+			held = rp_size_add(held, g->mem[in[j].id]);
+			tc[v] += tc[in[j].id];
 		}
 		held = rp_size_add(held, rp_size_add(g->mem[v],
 		    g->workspace[v]));

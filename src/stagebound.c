@@ -414,34 +414,18 @@ out:
 	return isfinite(extra) && extra > 0 ? extra : NAN;
 }
 
-/* A stage by its bytes. */
-struct over {
-	int64_t bytes;
-	int t;
-};
-
-static int
-cmp_over(const void *a, const void *b)
-{
-	const struct over *x = a, *y = b;
-
-	if (x->bytes != y->bytes)
-		return x->bytes > y->bytes ? -1 : 1;
-	return (x->t > y->t) - (x->t < y->t);
-}
-
 int
 rp_stages_by_bytes(const int64_t *bytes, int n, int *out)
 {
-	struct over *os = rp_xmalloc(sizeof *os * (size_t)(n ? n : 1));
+	struct rp_keyed *os = rp_xmalloc(sizeof *os * (size_t)(n ? n : 1));
 	int t, no = 0;
 
 	for (t = 0; t < n; t++)
 		if (bytes[t] > 0)
-			os[no++] = (struct over){ bytes[t], t };
-	qsort(os, (size_t)no, sizeof *os, cmp_over);
+			os[no++] = (struct rp_keyed){ bytes[t], t };
+	qsort(os, (size_t)no, sizeof *os, rp_keyed_cmp);
 	for (t = 0; t < no; t++)
-		out[t] = os[t].t;
+		out[t] = os[t].id;
 	free(os);
 	return no;
 }

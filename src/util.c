@@ -310,6 +310,16 @@ rp_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int
+rp_keyed_cmp(const void *a, const void *b)
+{
+	const struct rp_keyed *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 /* FNV-1a: simple, deterministic, good enough for identifiers. */
 static size_t
 hash(const char *s)

@@ -40,6 +40,15 @@ rp_hash_ints(const int *e, int len)
 	return h ^ (uint64_t)len;
 }
 
+/* An id (a node, a stage) with a size; rp_keyed_cmp, for qsort, puts
+ * the largest key first, then the smallest id: a total order, so the
+ * result does not depend on qsort. */
+struct rp_keyed {
+	int64_t key;
+	int id;
+};
+int rp_keyed_cmp(const void *a, const void *b);
+
 /* Makes a newly allocated message one printable line: control characters become C escapes (\n, \t, \xNN).
  * Frees s and returns the new string. */
 char *rp_oneline(char *s);
