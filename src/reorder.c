@@ -234,15 +234,15 @@ eval_order(const struct rp_problem *pb, const struct rp_ctx *ctx,
  * like with like: best's plan came from peak-split's restarts, and
  * against its cost the moves from an order where they were lucky are
  * never kept (ResNeXt-50's 502 nodes at 45%: 81 moves tried, none kept,
- * 1.556x, where 44% gave 1.297x; now 1.339x). The orders that the ordering search keeps are
- * chosen by their checkpoint-all peak, but below that peak the
- * recomputation they need differs widely, and small moves (where a copy
- * or a pooling index is made, which of two branches goes first) change
- * it. Plans cheaper than best's go to best. Seeded, and bounded by work
- * as well as by deadline (and, where the deadline comes first, by the
- * time it goes without keeping a move; started: when the draw of orders
- * that gave the plans it starts from began). Returns 0, or -1 with
- * *cause. */
+ * 1.556x, where 44% gave 1.297x; now 1.339x). The orders that the
+ * ordering search keeps are chosen by their checkpoint-all peak, but
+ * below that peak the recomputation they need differs widely, and small
+ * moves (where a copy or a pooling index is made, which of two branches
+ * goes first) change it. Plans cheaper than best's go to best. Seeded,
+ * and bounded by work as well as by deadline (and, where the deadline
+ * comes first, by the time it goes without keeping a move; started: when
+ * the draw of orders that gave the plans it starts from began). Returns
+ * 0, or -1 with *cause. */
 static int
 search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
     double started, double deadline, struct rp_best *best, char **cause)
