@@ -84,7 +84,8 @@ plan_over(const struct rp_problem *pb, const struct rp_ctx *ctx,
 }
 
 /* The search over orders guided by the plan: stops after SEARCH_PATIENCE
- * evaluations in a row that find nothing cheaper, after SEARCH_MAX in all,
+ * evaluations in a row that find no plan cheaper than the current order's
+ * (both by peak-split without restarts), after SEARCH_MAX in all,
  * or at the deadline. MOVE_TRIES: picks of a node with room to move. */
 #define SEARCH_PATIENCE 500
 #define SEARCH_MAX 5000
