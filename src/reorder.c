@@ -261,7 +261,9 @@ search_orders(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	 * time going to the strategies after it. Elsewhere it ends by its
 	 * counts, the same from run to run. */
 	double t1, before, last;
-	double ref = INFINITY;	/* the current order's plan, as the moves' */
+	/* the cost and peak of the current order's plan, by the same
+	 * peak-split run as each move's (INFINITY: none that fits) */
+	double ref = INFINITY;
 	int64_t refpeak = INT64_MAX;
 
 	first_order(&best->plan, g->n, order);
