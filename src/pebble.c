@@ -916,6 +916,30 @@ pgoal(const struct psearch *ps, int s)
 	return 1;
 }
 
+/* Whether the step that undoes the recompute=false value v = e[i] from the
+ * set e[0..n) (k sinks done) is one a plan can take: that step is v's only
+ * computation, so nothing held before it or still to come may descend from
+ * v (it would need v made earlier); then v is never needed again. The
+ * inputs of v cannot descend from it, so the set's other values and the
+ * sinks still to come are all there is to look at. In a window no
+ * recompute=false value is undone: the window's start holds it. */
+static int
+pundo_once(const struct psearch *ps, const int *e, int n, int k, int i)
+{
+	int v = e[i], j;
+	uint64_t bit = 1ULL << (v % 64);
+	size_t word = (size_t)v / 64;
+
+	if (ps->goal_in != NULL)
+		return 0;
+	if (ps->rest[(size_t)(ps->nsink - k) * ps->words + word] & bit)
+		return 0;
+	for (j = 0; j < n; j++)
+		if (j != i && (ps->anc[(size_t)e[j] * ps->words + word] & bit))
+			return 0;
+	return 1;
+}
+
 /* The elements that a batch of psuccessors holds (4 MiB): sets can hold
  * thousands of values, and a set as many steps back. */
 #define PEBBLE_SUCC_ELEMS	(1L << 20)
@@ -923,8 +947,8 @@ pgoal(const struct psearch *ps, int s)
 /* The sets one step back from the set e[0..n) (k sinks done, smem the
  * memory of its values, which pmark has marked) whose step fits the
  * budget: undoing the value made last, or making the latest sink to come;
- * never undoing a recompute=false value (in a window, where it is held
- * at the start; each sink is made once). Into ps->succ[0..return), their
+ * a recompute=false value only where that is its one computation
+ * (pundo_once; each sink is made once). Into ps->succ[0..return), their
  * elements in ps->sbuf, in the order of the values undone, from value
  * *from on, as many as PEBBLE_SUCC_ELEMS elements hold (one at least);
  * *from: where the next batch starts, -1 after the last. All of a batch
@@ -945,7 +969,7 @@ psuccessors(struct psearch *ps, const int *e, int n, int64_t smem, int k,
 		int64_t step;
 		struct psucc *sc;
 
-		if (i < n && !g->recompute[e[i]])
+		if (i < n && !g->recompute[e[i]] && !pundo_once(ps, e, n, k, i))
 			continue;
 		if (pstep_over(ps, i < n ? e[i] : -1, smem, k))
 			continue;
@@ -1823,8 +1847,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	size_t r;
 	double started = rp_now();
 	int v, j, wi, k, rc = 0, exact = 0, astar_timed_out = 0;
-	int beam_last[2] = { 0, 0 }, beam_rc[2] = { 0, 0 }, fixed = -1;
-	int lns_from = 0;
+	int beam_last[2] = { 0, 0 }, beam_rc[2] = { 0, 0 };
 	const struct rp_result *other = NULL;	/* cheapest fitting plan before */
 	struct pstarts starts;
 
@@ -1840,11 +1863,6 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		*note = rp_xstrdup("checkpoint-all fits: no recomputation");
 		return 0;
 	}
-	/* A* and the beams do not keep to recompute=false values; the
-	 * windows do (below) */
-	for (v = 0; v < g->n && fixed < 0; v++)
-		if (!g->recompute[v])
-			fixed = v;
 	memset(&ps, 0, sizeof ps);
 	ps.prob = prob;
 	ps.pb.g = g;
@@ -1890,7 +1908,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 
 	rp_best_init(&best);
 	memset(&starts, 0, sizeof starts);
-	for (r = 0; fixed < 0 && r < sizeof pebble_rounds /
+	for (r = 0; r < sizeof pebble_rounds /
 	    sizeof pebble_rounds[0]; r++) {
 		int goal = -1, found;
 		if (ctx->deadline > 0 && rp_now() > ctx->deadline)
@@ -1936,7 +1954,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	}
 	if (best.have && best.fits && !exact)
 		pstart_add(&starts, g, &best.plan, rp_xstrdup(best.note));
-	if (!exact && fixed < 0) {
+	if (!exact) {
 		double now = rp_now(), bd = ctx->deadline > 0 ? now +
 		    (ctx->deadline - now) / (other != NULL ? 4 : 2) : 0;
 		int width, steps, found, near;
@@ -2001,7 +2019,6 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		int si, top = -1, gains[PEBBLE_STARTS];
 
 		pstart_sort(&starts);
-		lns_from = starts.n > 0;
 		/* each with the first effort, then the cheapest they gave with
 		 * the efforts after it */
 		for (si = 0; si < starts.n; si++) {
@@ -2044,7 +2061,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	/* Time left, at least as much as this pass took (or no limit): the
 	 * pass again over the order of least peak, this pass's sets freed
 	 * first (its plans are in best). */
-	if (again && !exact && fixed < 0 && (ctx->deadline <= 0 ||
+	if (again && !exact && (ctx->deadline <= 0 ||
 	    (ctx->deadline - rp_now()) * (1 - PEBBLE_FILL_SHARE) >=
 	    rp_now() - started)) {
 		psearch_release(&ps);
@@ -2056,13 +2073,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	if (best.have) {
 		rp_best_take(&best, plan, note);
 		*note = rp_polish(prob, plan, ctx->deadline, *note);
-	} else if (fixed >= 0)
-		*note = rp_xasprintf("no plan: node '%s' has recompute=false, "
-		    "which A* and the beams do not keep to, and the windows %s",
-		    g->id[fixed], lns_from ? "of the cheapest plan of a strategy "
-		    "run before found no cheaper way through" : "had no plan "
-		    "of a strategy run before that fits to start from");
-	else if (beam_last[0] == 0)
+	} else if (beam_last[0] == 0)
 		*note = rp_xasprintf("no plan found: the search ended %s",
 		    astar_timed_out ? "at the time limit" : "at its limit of "
 		    "work");

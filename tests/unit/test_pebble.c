@@ -6,6 +6,7 @@
 #include "common.h"
 #include "pebble.h"
 #include "sim.h"
+#include "sweep.h"
 #include "t.h"
 
 /* The least peak of any valid plan of g (at most 7 nodes). */
@@ -97,6 +98,79 @@ main(void)
 		CHECK(!s1 && !s2 && a >= lo && b >= a);
 		CHECK(c >= lo && c <= b && (s3 || c == b));
 		rp_graph_free(g);
+	}
+
+	t_case("the pebble strategy with recompute=false values: the least "
+	    "cost of any plan, each such value made once (%d random graphs "
+	    "of 4 to 7 nodes)", trials);
+	{
+		const struct rp_strategy *s = &rp_strategy_pebble;
+		struct rp_options opt;
+		int cases = 0, withrf = 0;
+
+		rp_options_init(&opt);
+		for (trial = 0; trial < trials; trial++) {
+			struct rp_graph *g;
+			struct rp_problem pb;
+			struct rp_result r;
+			struct rp_ctx ctx;
+			int64_t lo, hi, budget;
+			double best;
+			int v, u, i, n = 4 + below(4), ne = 0, e[64];
+			int once = 1, nrf = 0, made[8] = { 0 };
+
+			/* dense: each edge there one time in two */
+			for (v = 1; v < n; v++)
+				for (u = 0; u < v; u++)
+					if (below(2) == 0) {
+						e[2 * ne] = u;
+						e[2 * ne + 1] = v;
+						ne++;
+					}
+			g = mkgraph(n, e, ne);
+
+			/* no sinks (pebble makes those in execution order,
+			 * which the exhaustive search need not) */
+			for (v = 0; v < g->n; v++) {
+				g->mem[v] = 1 + below(8);
+				g->cost[v] = 1 + below(5);
+				g->recompute[v] = below(3) != 0;
+				nrf += !g->recompute[v];
+				g->output[v] = g->succ_off[v + 1] ==
+				    g->succ_off[v];
+			}
+			lo = (int64_t)exhaustive(g, 0, 0);
+			mkproblem(&pb, g, lo);
+			hi = pb.ckpt_all_peak;
+			budget = lo + (hi > lo ? below((int)(hi - lo) / 3 + 1) : 0);
+			best = exhaustive(g, budget, 1);
+			mkproblem(&pb, g, budget);
+			memset(&ctx, 0, sizeof ctx);
+			ctx.opt = &opt;
+			rp_run_strategies(&pb, &s, 1, &ctx, NULL, NULL, NULL, NULL,
+			    &r);
+			CHECK(r.status == RP_FITS);
+			if (r.status == RP_FITS) {
+				for (i = 0; i < r.plan.len; i++)
+					if (r.plan.s[i].op == RP_COMPUTE)
+						made[r.plan.s[i].node]++;
+				for (v = 0; v < g->n; v++)
+					once &= g->recompute[v] || made[v] == 1;
+				CHECK(once);
+				CHECK(fabs(r.sim.cost - best) < 1e-9);
+				if (fabs(r.sim.cost - best) >= 1e-9)
+					printf("# trial %d: pebble %g, exhaustive "
+					    "%g\n", trial, r.sim.cost, best);
+			}
+			cases++;
+			withrf += nrf > 0 && r.status == RP_FITS &&
+			    r.sim.cost > pb.baseline + 1e-9;
+			rp_result_destroy(&r);
+			rp_graph_free(g);
+		}
+		printf("# %d graphs, %d of them with recompute=false values "
+		    "and recomputation in the plan\n", cases, withrf);
+		CHECK(withrf > trials / 10);
 	}
 
 	t_case("the same bound from the same graph");
