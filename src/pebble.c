@@ -48,6 +48,10 @@
  * the last. */
 #define PEBBLE_BEAM_FIRST	64
 #define PEBBLE_BEAM_LAST	16384
+/* The levels after which a beam that would not reach the start in twice
+ * its time at its pace so far stops (and the wider ones, slower, are not
+ * tried). */
+#define PEBBLE_BEAM_PACE	8
 
 struct pset {
 	long off;		/* into elems */
@@ -1259,8 +1263,9 @@ bbeam_offer(struct psearch *ps, struct bbeam *bm, int c,
 
 /* One beam search of the given width: 1 with the plan's compute sequence
  * appended to seq; 0 when every set of a level was a dead end, -1 at the
- * deadline or at the limit of the sets or the trail. *steps: the levels
- * searched. Where `near` is set, half of each level is the sets of least
+ * deadline or at the limit of the sets or the trail, -2 where, at the
+ * pace of its first levels, it would not reach the start before twice its
+ * time (PEBBLE_BEAM_PACE). *steps: the levels searched. Where `near` is set, half of each level is the sets of least
  * cost so far and to come, the other half those of least cost to come
  * (the nearest to the start): plans of another shape, from which the
  * windows often go further than from the plain beam's. */
@@ -1274,6 +1279,7 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 	struct bbeam bm;
 	int64_t need = g->fixed_mem;
 	int v, m = pend(ps), rc = 0;
+	double t0 = rp_now();
 
 	memset(&bm, 0, sizeof bm);
 	for (v = 1; v < m; v++)
@@ -1353,6 +1359,14 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 				    pb->sets[st->set].len, st->g, bm.ntrail++);
 				nlev++;
 			}
+		}
+		/* a plan makes every node, one step back each: at least n
+		 * levels, and the sets grow toward the plan's middle, so the
+		 * pace so far is the fastest it will go */
+		if (deadline > 0 && *steps >= PEBBLE_BEAM_PACE && (rp_now() -
+		    t0) / *steps * g->n > 2 * (deadline - t0)) {
+			rc = -2;
+			goto out;
 		}
 	}
 out:
@@ -1826,6 +1840,16 @@ pebble_reordered(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	return rc;
 }
 
+/* How the widest beam of a kind ended, for the note (psearch_beam's
+ * return). */
+static const char *
+beam_end(int rc)
+{
+	return rc == 0 ? "met only dead ends" : rc == -2 ? "stopped, too slow "
+	    "to reach the start in its time" : "stopped at its time or at its "
+	    "limit of sets";
+}
+
 static int
 pebble_run(const struct rp_problem *prob, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
@@ -1973,7 +1997,10 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			rp_log(ctx, 2, "pebble: beam of %d%s: %s after %d steps",
 			    width, near ? " (half nearest the start)" : "",
 			    found == 1 ? "a plan" : found == 0 ? "every set a "
-			    "dead end" : "stopped", steps);
+			    "dead end" : found == -2 ? "too slow to reach the "
+			    "start in its time" : "stopped", steps);
+			if (found == -2)
+				break;	/* the wider beams are slower still */
 			if (found == 1) {
 				/* the windows below improve it further than
 				 * wider beams would */
@@ -2080,15 +2107,13 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	else {
 		char *nb = beam_last[1] == 0 ? rp_xstrdup("") : rp_xasprintf(
 		    "; of %d to %d sets with half nearest the start, the widest "
-		    "%s", PEBBLE_BEAM_FIRST, beam_last[1], beam_rc[1] == 0 ?
-		    "met only dead ends" : "stopped at its time or at its limit "
-		    "of sets");
+		    "%s", PEBBLE_BEAM_FIRST, beam_last[1],
+		    beam_end(beam_rc[1]));
 		*note = rp_xasprintf("no plan found: A* ended %s, and beam "
 		    "searches found none (of %d to %d sets, the widest %s%s)",
 		    astar_timed_out ? "at the time limit" : "at its limit of "
-		    "work", PEBBLE_BEAM_FIRST, beam_last[0], beam_rc[0] == 0 ?
-		    "met only dead ends" : "stopped at its time or at its limit "
-		    "of sets", nb);
+		    "work", PEBBLE_BEAM_FIRST, beam_last[0],
+		    beam_end(beam_rc[0]), nb);
 		free(nb);
 	}
 out:
