@@ -1265,10 +1265,11 @@ bbeam_offer(struct psearch *ps, struct bbeam *bm, int c,
  * appended to seq; 0 when every set of a level was a dead end, -1 at the
  * deadline or at the limit of the sets or the trail, -2 where, at the
  * pace of its first levels, it would not reach the start before twice its
- * time (PEBBLE_BEAM_PACE). *steps: the levels searched. Where `near` is set, half of each level is the sets of least
- * cost so far and to come, the other half those of least cost to come
- * (the nearest to the start): plans of another shape, from which the
- * windows often go further than from the plain beam's. */
+ * time (PEBBLE_BEAM_PACE). *steps: the levels searched. Where `near` is
+ * set, half of each level is the sets of least cost so far and to come,
+ * the other half those of least cost to come (the nearest to the start):
+ * plans of another shape, from which the windows often go further than
+ * from the plain beam's. */
 static int
 psearch_beam(struct psearch *ps, int width, int near, double deadline,
     struct rp_seq *seq, int *steps)
