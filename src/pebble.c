@@ -1331,8 +1331,10 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 						goto out;
 			}
 		}
-		if (bm.nnext == 0)
-			rc = 0;
+		if (bm.nnext == 0) {
+			rc = 0;	/* every set of the level a dead end */
+			break;
+		}
 		qsort(bm.next, (size_t)bm.nnext, sizeof *bm.next, bstep_cmp);
 		/* the next level: the best `width` sets, each at its least g
 		 * (near: half of them, then those nearest the start) */
