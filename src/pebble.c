@@ -48,9 +48,9 @@
  * the last. */
 #define PEBBLE_BEAM_FIRST	64
 #define PEBBLE_BEAM_LAST	16384
-/* The levels after which a beam that would not reach the start in twice
- * its time at its pace so far stops (and the wider ones, slower, are not
- * tried). */
+/* The fewest levels after which a beam that, a quarter of its time gone,
+ * would not reach the start in 8 times its time at its pace so far stops
+ * (and the wider ones, slower, are not tried). */
 #define PEBBLE_BEAM_PACE	8
 
 struct pset {
@@ -1263,9 +1263,9 @@ bbeam_offer(struct psearch *ps, struct bbeam *bm, int c,
 
 /* One beam search of the given width: 1 with the plan's compute sequence
  * appended to seq; 0 when every set of a level was a dead end, -1 at the
- * deadline or at the limit of the sets or the trail, -2 where, at the
- * pace of its first levels, it would not reach the start before twice its
- * time (PEBBLE_BEAM_PACE). *steps: the levels searched. Where `near` is
+ * deadline or at the limit of the sets or the trail, -2 where, at its
+ * pace over the first quarter of its time, it would not reach the start
+ * in 8 times its time (PEBBLE_BEAM_PACE). *steps: the levels searched. Where `near` is
  * set, half of each level is the sets of least cost so far and to come,
  * the other half those of least cost to come (the nearest to the start):
  * plans of another shape, from which the windows often go further than
@@ -1364,12 +1364,16 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 			}
 		}
 		/* a plan makes every node, one step back each: at least n
-		 * levels, and the sets grow toward the plan's middle, so the
-		 * pace so far is the fastest it will go */
-		if (deadline > 0 && *steps >= PEBBLE_BEAM_PACE && (rp_now() -
-		    t0) / *steps * g->n > 2 * (deadline - t0)) {
-			rc = -2;
-			goto out;
+		 * levels. The pace varies along the plan, several times over
+		 * (the end of a training step, where every gradient is held,
+		 * is the slowest part), so it is judged once a quarter of the
+		 * time is gone, and only a beam far from the start stops */
+		if (deadline > 0 && *steps >= PEBBLE_BEAM_PACE) {
+			double used = rp_now() - t0, all = deadline - t0;
+			if (used >= all / 4 && used / *steps * g->n > 8 * all) {
+				rc = -2;
+				goto out;
+			}
 		}
 	}
 out:
