@@ -142,13 +142,14 @@ main(void)
 			lo = (int64_t)exhaustive(g, 0, 0);
 			mkproblem(&pb, g, lo);
 			hi = pb.ckpt_all_peak;
-			budget = lo + (hi > lo ? below((int)(hi - lo) / 3 + 1) : 0);
+			budget = lo + (hi > lo ?
+			    below((int)(hi - lo) / 3 + 1) : 0);
 			best = exhaustive(g, budget, 1);
 			mkproblem(&pb, g, budget);
 			memset(&ctx, 0, sizeof ctx);
 			ctx.opt = &opt;
-			rp_run_strategies(&pb, &s, 1, &ctx, NULL, NULL, NULL, NULL,
-			    &r);
+			rp_run_strategies(&pb, &s, 1, &ctx, NULL, NULL, NULL,
+			    NULL, &r);
 			CHECK(r.status == RP_FITS);
 			if (r.status == RP_FITS) {
 				for (i = 0; i < r.plan.len; i++)
@@ -159,8 +160,9 @@ main(void)
 				CHECK(once);
 				CHECK(fabs(r.sim.cost - best) < 1e-9);
 				if (fabs(r.sim.cost - best) >= 1e-9)
-					printf("# trial %d: pebble %g, exhaustive "
-					    "%g\n", trial, r.sim.cost, best);
+					printf("# trial %d: pebble %g, "
+					    "exhaustive %g\n", trial,
+					    r.sim.cost, best);
 			}
 			cases++;
 			withrf += nrf > 0 && r.status == RP_FITS &&
