@@ -973,9 +973,11 @@ psuccessors(struct psearch *ps, const int *e, int n, int64_t smem, int k,
 		int64_t step;
 		struct psucc *sc;
 
-		if (i < n && !g->recompute[e[i]] && !pundo_once(ps, e, n, k, i))
-			continue;
+		/* the budget first: it prunes most steps of a tight budget,
+		 * from the step's inputs alone */
 		if (pstep_over(ps, i < n ? e[i] : -1, smem, k))
+			continue;
+		if (i < n && !g->recompute[e[i]] && !pundo_once(ps, e, n, k, i))
 			continue;
 		step = pstep(ps, e, n, smem, k, i, &node, &out);
 		if (step < 0)
