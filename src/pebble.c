@@ -48,10 +48,12 @@
  * the last. */
 #define PEBBLE_BEAM_FIRST	64
 #define PEBBLE_BEAM_LAST	16384
-/* The fewest levels after which a beam that, a quarter of its time gone,
- * would not reach the start in 8 times its time at its pace so far stops
- * (and the wider ones, slower, are not tried). */
+/* A beam stops where, a quarter of its time gone and PEBBLE_BEAM_PACE
+ * levels searched at least, its pace so far would not take it back to
+ * the start in PEBBLE_BEAM_SLOW times its time (and the wider ones,
+ * slower, are not tried). */
 #define PEBBLE_BEAM_PACE	8
+#define PEBBLE_BEAM_SLOW	8
 
 struct pset {
 	long off;		/* into elems */
@@ -1267,11 +1269,11 @@ bbeam_offer(struct psearch *ps, struct bbeam *bm, int c,
  * appended to seq; 0 when every set of a level was a dead end, -1 at the
  * deadline or at the limit of the sets or the trail, -2 where, at its
  * pace over the first quarter of its time, it would not reach the start
- * in 8 times its time (PEBBLE_BEAM_PACE). *steps: the levels searched. Where `near` is
- * set, half of each level is the sets of least cost so far and to come,
- * the other half those of least cost to come (the nearest to the start):
- * plans of another shape, from which the windows often go further than
- * from the plain beam's. */
+ * in PEBBLE_BEAM_SLOW times its time. *steps: the levels searched. Where
+ * `near` is set, half of each level is the sets of least cost so far and
+ * to come, the other half those of least cost to come (the nearest to the
+ * start): plans of another shape, from which the windows often go further
+ * than from the plain beam's. */
 static int
 psearch_beam(struct psearch *ps, int width, int near, double deadline,
     struct rp_seq *seq, int *steps)
@@ -1372,7 +1374,8 @@ psearch_beam(struct psearch *ps, int width, int near, double deadline,
 		 * time is gone, and only a beam far from the start stops */
 		if (deadline > 0 && *steps >= PEBBLE_BEAM_PACE) {
 			double used = rp_now() - t0, all = deadline - t0;
-			if (used >= all / 4 && used / *steps * g->n > 8 * all) {
+			if (used >= all / 4 && used / *steps * g->n >
+			    PEBBLE_BEAM_SLOW * all) {
 				rc = -2;
 				goto out;
 			}
@@ -1849,7 +1852,7 @@ pebble_reordered(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	return rc;
 }
 
-/* How the widest beam of a kind ended, for the note (psearch_beam's
+/* How a beam ended, for the log and the note (psearch_beam's
  * return). */
 static const char *
 beam_end(int rc)
@@ -2005,9 +2008,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			beam_rc[near] = found;
 			rp_log(ctx, 2, "pebble: beam of %d%s: %s after %d steps",
 			    width, near ? " (half nearest the start)" : "",
-			    found == 1 ? "a plan" : found == 0 ? "every set a "
-			    "dead end" : found == -2 ? "too slow to reach the "
-			    "start in its time" : "stopped", steps);
+			    found == 1 ? "found a plan" : beam_end(found), steps);
 			if (found == -2)
 				break;	/* the wider beams are slower still */
 			if (found == 1) {
