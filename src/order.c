@@ -517,6 +517,77 @@ rp_graph_reorder(const struct rp_graph *g, const int *order)
 	return h;
 }
 
+struct rp_graph *
+rp_graph_sub(const struct rp_graph *g, const int *keep, int k,
+    const unsigned char *output, int64_t fixed_mem)
+{
+	struct rp_graph *h = rp_xcalloc(1, sizeof *h);
+	size_t sz = (size_t)(k ? k : 1);
+	int i, j, v, m = 0, *inv = rp_xmalloc(sizeof *inv *
+	    (size_t)(g->n ? g->n : 1));
+
+	for (v = 0; v < g->n; v++)
+		inv[v] = -1;
+	for (i = 0; i < k; i++)
+		inv[keep[i]] = i;
+	h->n = k;
+	h->id = rp_xmalloc(sizeof *h->id * sz);
+	h->op = rp_xmalloc(sizeof *h->op * sz);
+	h->cost = rp_xmalloc(sizeof *h->cost * sz);
+	h->mem = rp_xmalloc(sizeof *h->mem * sz);
+	h->workspace = rp_xmalloc(sizeof *h->workspace * sz);
+	h->kind = rp_xmalloc(sz);
+	h->recompute = rp_xmalloc(sz);
+	h->output = rp_xmalloc(sz);
+	h->line = rp_xmalloc(sizeof *h->line * sz);
+	h->pred_off = rp_xcalloc(sz + 1, sizeof *h->pred_off);
+	h->succ_off = rp_xcalloc(sz + 1, sizeof *h->succ_off);
+	for (i = 0; i < k; i++) {
+		v = keep[i];
+		h->id[i] = rp_xstrdup(g->id[v]);
+		h->op[i] = g->op != NULL ? dup_or_null(g->op[v]) : NULL;
+		h->cost[i] = g->cost[v];
+		h->mem[i] = g->mem[v];
+		h->workspace[i] = g->workspace[v];
+		h->kind[i] = g->kind[v];
+		h->recompute[i] = g->recompute[v];
+		h->output[i] = output[v];
+		h->line[i] = g->line[v];
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+			if (inv[g->pred[j]] >= 0)
+				m++;
+		h->pred_off[i + 1] = m;
+	}
+	h->m = m;
+	h->pred = rp_xmalloc(sizeof *h->pred * (size_t)(m ? m : 1));
+	h->succ = rp_xmalloc(sizeof *h->succ * (size_t)(m ? m : 1));
+	/* g's lists are sorted and keep ascending: so are h's */
+	for (i = 0, m = 0; i < k; i++)
+		for (j = g->pred_off[keep[i]]; j < g->pred_off[keep[i] + 1];
+		    j++)
+			if (inv[g->pred[j]] >= 0) {
+				h->pred[m++] = inv[g->pred[j]];
+				h->succ_off[inv[g->pred[j]] + 1]++;
+			}
+	for (i = 0; i < k; i++)
+		h->succ_off[i + 1] += h->succ_off[i];
+	{
+		int *pos = rp_xmalloc(sizeof *pos * sz);
+		memcpy(pos, h->succ_off, sizeof *pos * (size_t)k);
+		for (i = 0; i < k; i++)
+			for (j = h->pred_off[i]; j < h->pred_off[i + 1]; j++)
+				h->succ[pos[h->pred[j]]++] = i;
+		free(pos);
+	}
+	free(inv);
+	h->fixed_mem = fixed_mem;
+	h->cost_unit = dup_or_null(g->cost_unit);
+	h->name = dup_or_null(g->name);
+	h->file = dup_or_null(g->file);
+	h->doc_order = 0;
+	return h;
+}
+
 void
 rp_order_map_plan(struct rp_plan *p, const int *order)
 {

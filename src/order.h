@@ -41,6 +41,13 @@ int rp_order_memory_many(const struct rp_graph *g, double deadline,
  * must be topological. Free with rp_graph_free. */
 struct rp_graph *rp_graph_reorder(const struct rp_graph *g, const int *order);
 
+/* The subgraph of g on the nodes keep[0..k) (ascending, so that the
+ * execution order stays topological), node i of it being node keep[i]
+ * of g: the edges between them only, node v's output flag output[v],
+ * fixed memory fixed_mem. Free with rp_graph_free. Time: O(n + m). */
+struct rp_graph *rp_graph_sub(const struct rp_graph *g, const int *keep,
+    int k, const unsigned char *output, int64_t fixed_mem);
+
 /* Maps plan p, made over rp_graph_reorder(g, order), back to g: each
  * compute of node i becomes one of node order[i]. */
 void rp_order_map_plan(struct rp_plan *p, const int *order);

@@ -525,6 +525,263 @@ out:
 	return rc;
 }
 
+/* Outputs left to the end. A training step's outputs, the weights'
+ * gradients, are made as the backward pass goes and held from then to
+ * the end, while the activations of the layers before still wait for
+ * theirs: at a tight budget the gradients of the last layers (the largest
+ * in most networks) and the first layers' activations do not fit
+ * together, in any order that makes each gradient where the backward
+ * pass reaches it (ResNet-18 at batch 8, 128x128, at 70%: no strategy
+ * fitted). So, where no plan over the orders fits, the outputs made first
+ * in execution order, up to a quarter, a half and three quarters of the
+ * outputs' memory (DEFER_PARTS), are left out: a plan over the rest of
+ * the graph (the ancestors of every node that does not lead to them),
+ * then a plan that makes the outputs left out afresh from the graph's
+ * inputs, with the first part's outputs held meanwhile. Values both parts
+ * need that must not be made twice (recompute=false) or are outputs are
+ * kept from the first part to the end. Each part is planned by
+ * checkpoint-all where it fits, else by peak-split, lookahead and
+ * chain-dp; the cheapest whole plan that fits is offered. */
+#define DEFER_PARTS 4
+#define DEFER_TAG 1	/* rp_best's tag of a plan made so */
+
+/* Plans the graph h within budget by checkpoint-all where it fits, else
+ * by peak-split, lookahead and chain-dp in equal shares of the time to
+ * deadline: the cheapest plan that fits into plan (left empty where none
+ * does), its note into *note. Returns 0, or -1 with *cause set. */
+static int
+defer_part(const struct rp_graph *h, int64_t budget, const struct rp_ctx *ctx,
+    double deadline, struct rp_plan *plan, char **note, char **cause)
+{
+	struct rp_budget_spec spec = rp_budget_bytes(budget);
+	struct rp_problem p;
+	struct rp_best b;
+	struct rp_ctx sub = *ctx;
+	int k, rc = -1;
+
+	*note = NULL;
+	if (rp_problem_init_unsearched(&p, h, &spec, cause) != 0)
+		return -1;
+	if (p.min_budget > budget)
+		return 0;
+	rp_best_init(&b);
+	if (rp_fits(&p, p.ckpt_all_peak)) {
+		rp_plan_checkpoint_all(h, plan);
+		*note = rp_xstrdup("checkpoint-all");
+		rp_best_destroy(&b);
+		return 0;
+	}
+	sub.shared = NULL;
+	for (k = 0; k < (int)NOVER - 1; k++) {
+		struct rp_plan pl;
+		char *n2 = NULL, *c2 = NULL;
+		double b2 = NAN, now = rp_now();
+		if (deadline > 0 && now >= deadline)
+			break;
+		sub.deadline = deadline > 0 ? now + (deadline - now) /
+		    (double)(NOVER - 1 - (size_t)k) : 0;
+		rp_plan_init(&pl);
+		if (over[k]->run(&p, &sub, &pl, &n2, &b2, &c2) != 0) {
+			*cause = rp_xasprintf("%s: %s", over[k]->name,
+			    c2 != NULL ? c2 : "failed");
+			free(c2);
+			free(n2);
+			rp_plan_destroy(&pl);
+			goto out;
+		}
+		if (pl.len == 0) {
+			free(n2);
+			rp_plan_destroy(&pl);
+			continue;
+		}
+		if (rp_best_offer(&b, &p, &pl, rp_xasprintf("%s (%s)",
+		    over[k]->name, n2 != NULL ? n2 : "-"), cause) != 0) {
+			free(n2);
+			goto out;
+		}
+		free(n2);
+	}
+	if (b.fits)
+		rp_best_take(&b, plan, note);
+	rc = 0;
+out:
+	rp_best_destroy(&b);
+	return rc;
+}
+
+/* Marks in `in` (zeroed) every node from which one with mark[v] set is
+ * reached, those included; stack: room for n nodes. */
+static void
+defer_closure(const struct rp_graph *g, const unsigned char *mark,
+    unsigned char *in, int *stack)
+{
+	int v, u, j, top = 0;
+
+	for (v = 0; v < g->n; v++)
+		if (mark[v]) {
+			in[v] = 1;
+			stack[top++] = v;
+		}
+	while (top > 0) {
+		v = stack[--top];
+		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+			if (!in[u = g->pred[j]]) {
+				in[u] = 1;
+				stack[top++] = u;
+			}
+	}
+}
+
+/* Appends plan q of a part (over the nodes keep[] of the graph) to p, its
+ * registers numbered from p's; where `last` is 0, the values it leaves
+ * held that are not among its outputs (out, of the graph's nodes) are
+ * freed after it. */
+static void
+defer_append(struct rp_plan *p, const struct rp_plan *q, const int *keep,
+    const unsigned char *out, int last)
+{
+	int base = p->nregs, i, *node = rp_xmalloc(sizeof *node *
+	    (size_t)(q->nregs ? q->nregs : 1));
+
+	for (i = 0; i < q->nregs; i++)
+		node[i] = -1;
+	for (i = 0; i < q->len; i++)
+		if (q->s[i].op == RP_COMPUTE) {
+			node[q->s[i].reg] = keep[q->s[i].node];
+			rp_plan_add_compute(p, keep[q->s[i].node],
+			    base + q->s[i].reg);
+		} else {
+			node[q->s[i].reg] = -1;
+			rp_plan_add_free(p, base + q->s[i].reg);
+		}
+	for (i = 0; !last && i < q->nregs; i++)
+		if (node[i] >= 0 && !out[node[i]])
+			rp_plan_add_free(p, base + i);
+	if (p->nregs < base + q->nregs)
+		p->nregs = base + q->nregs;
+	free(node);
+}
+
+/* Where no plan fits: the outputs made first left to the end (above), in
+ * the time to deadline; the cheapest whole plan that fits is offered to
+ * best, tagged DEFER_TAG. Returns 0, or -1 with *cause set. */
+static int
+defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
+    double deadline, struct rp_best *best, char **cause)
+{
+	const struct rp_graph *g = pb->g;
+	size_t sz = (size_t)(g->n ? g->n : 1);
+	unsigned char *dmark = rp_xmalloc(sz), *in2 = rp_xmalloc(sz);
+	unsigned char *in1 = rp_xmalloc(sz), *out1 = rp_xmalloc(sz);
+	unsigned char *out2 = rp_xmalloc(sz);
+	int *stack = rp_xmalloc(sizeof *stack * sz);
+	int *keep1 = rp_xmalloc(sizeof *keep1 * sz);
+	int *keep2 = rp_xmalloc(sizeof *keep2 * sz);
+	int part, v, nout = 0, rc = -1;
+	int64_t all = 0;
+
+	for (v = 0; v < g->n; v++)
+		if (g->output[v]) {
+			nout++;
+			all = rp_size_add(all, g->mem[v]);
+		}
+	for (part = 1; nout >= 2 && part < DEFER_PARTS; part++) {
+		struct rp_graph *h1 = NULL, *h2 = NULL;
+		struct rp_plan p1, p2, whole;
+		char *n1 = NULL, *n2 = NULL;
+		int64_t acc = 0, fixed2 = g->fixed_mem;
+		int nd = 0, k1 = 0, k2 = 0, ok = 1, parts_left;
+		double now = rp_now(), dl;
+
+		if (deadline > 0 && now >= deadline)
+			break;
+		parts_left = DEFER_PARTS - part;
+		dl = deadline > 0 ? now + (deadline - now) / parts_left : 0;
+		memset(dmark, 0, sz);
+		memset(in1, 0, sz);
+		memset(in2, 0, sz);
+		for (v = 0; v < g->n && nd < nout - 1; v++)
+			if (g->output[v]) {
+				if (nd > 0 && acc >= all / DEFER_PARTS * part)
+					break;
+				dmark[v] = 1;
+				nd++;
+				acc = rp_size_add(acc, g->mem[v]);
+			}
+		defer_closure(g, dmark, in2, stack);
+		for (v = 0; v < g->n; v++)
+			out1[v] = !in2[v];	/* the first part's roots */
+		defer_closure(g, out1, in1, stack);
+		for (v = 0; v < g->n; v++) {
+			if (dmark[v] && in1[v])
+				ok = 0;	/* a later node reads it */
+			/* kept from the first part to the end */
+			out1[v] = in1[v] && (g->output[v] || (in2[v] &&
+			    !g->recompute[v]));
+			out2[v] = g->output[v];
+			if (in1[v])
+				keep1[k1++] = v;
+			if (in2[v] && !out1[v])
+				keep2[k2++] = v;
+			if (out1[v])
+				fixed2 = rp_size_add(fixed2, g->mem[v]);
+		}
+		if (!ok || k2 == 0) {
+			rp_log(ctx, 2, "reorder: the first %d outputs left to "
+			    "the end: %s", nd, ok ? "nothing left for the end" :
+			    "a node not leading to them reads one");
+			continue;
+		}
+		h1 = rp_graph_sub(g, keep1, k1, out1, g->fixed_mem);
+		h2 = rp_graph_sub(g, keep2, k2, out2, fixed2);
+		rp_plan_init(&p1);
+		rp_plan_init(&p2);
+		rp_plan_init(&whole);
+		if (defer_part(h2, pb->budget, ctx, dl > 0 ? now + (dl -
+		    now) / 2 : 0, &p2,
+		    &n2, cause) != 0 || (p2.len > 0 && defer_part(h1,
+		    pb->budget, ctx, dl, &p1, &n1, cause) != 0))
+			ok = -1;
+		else if (p1.len > 0 && p2.len > 0) {
+			defer_append(&whole, &p1, keep1, out1, 0);
+			defer_append(&whole, &p2, keep2, out2, 1);
+			if (rp_best_offer_tagged(best, pb, &whole,
+			    rp_xasprintf("the %d outputs made first in execution "
+			    "order (%.0f%% of the outputs' memory) left to the "
+			    "end: the other %d outputs' ancestors planned by %s, "
+			    "then those %d made afresh from the graph's inputs by "
+			    "%s, the others held meanwhile", nd, 100.0 *
+			    (double)acc / (double)(all > 0 ? all : 1), nout - nd,
+			    n1, nd, n2), DEFER_TAG, cause) != 0)
+				ok = -1;
+		}
+		rp_log(ctx, 1, "reorder: the first %d of %d outputs left to "
+		    "the end: %s", nd, nout, ok < 0 ? "failed" : p1.len > 0 &&
+		    p2.len > 0 ? "a plan" : p2.len > 0 ? "no plan for the rest" :
+		    "no plan for them");
+		free(n1);
+		free(n2);
+		rp_plan_destroy(&p1);
+		rp_plan_destroy(&p2);
+		rp_plan_destroy(&whole);
+		rp_graph_free(h1);
+		rp_graph_free(h2);
+		if (ok < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(dmark);
+	free(in1);
+	free(in2);
+	free(out1);
+	free(out2);
+	free(stack);
+	free(keep1);
+	free(keep2);
+	return rc;
+}
+
 /* The orders, drawn again from the next seed while none fits and there
  * is time (REORDER_DRAWS). Orders of about the same peak can need very
  * different recomputation below it (a random layered DAG of 500 nodes at
@@ -559,6 +816,12 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    &nseen, &best, &no, &cut, &stopped, &quick, cause) != 0)
 			goto out;
 		nall += no;
+		/* where the first draw's orders fit nothing, the outputs made
+		 * first left to the end, in half of the time left */
+		if (draw == 0 && !best.fits && !cut && !stopped &&
+		    defer_outputs(pb, ctx, ctx->deadline > 0 ? rp_now() +
+		    (ctx->deadline - rp_now()) / 2 : 0, &best, cause) != 0)
+			goto out;
 		/* another draw only where orders were found but no plan over
 		 * them fits, the time was not cut short, and what is left is
 		 * at least what this draw took (lp-round's run left out: the
@@ -567,7 +830,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    ctx->deadline <= 0 || ctx->deadline - rp_now() < quick)
 			break;
 	}
-	if (nall == 0) {
+	if (nall == 0 && !best.fits) {
 		*note = rp_xstrdup(stopped ? "stopped at the time limit "
 		    "(--time-limit) while ordering" : "no order found with a "
 		    "lower checkpoint-all peak than the execution order's");
@@ -577,7 +840,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	/* the search's patience counts from the draw whose orders gave the
 	 * plans it starts from */
 	if (!cut && best.fits && best.cost > pb->baseline &&
-	    search_orders(pb, ctx, td, ctx->deadline > 0 ? ctx->deadline :
+	    best.tag != DEFER_TAG && search_orders(pb, ctx, td, ctx->deadline > 0 ? ctx->deadline :
 	    rp_now() + RP_SOLVER_DEFAULT_SECONDS, &best, cause) != 0)
 		goto out;
 	if (!best.fits && best.note != NULL) {
