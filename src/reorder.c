@@ -543,7 +543,6 @@ out:
  * checkpoint-all where it fits, else by peak-split, lookahead and
  * chain-dp; the cheapest whole plan that fits is offered. */
 #define DEFER_PARTS 4
-#define DEFER_TAG 1	/* rp_best's tag of a plan made so */
 
 /* Plans the graph h within budget by checkpoint-all where it fits, else
  * by peak-split, lookahead and chain-dp in equal shares of the time to
@@ -664,7 +663,7 @@ defer_append(struct rp_plan *p, const struct rp_plan *q, const int *keep,
 
 /* Where no plan fits: the outputs made first left to the end (above), in
  * the time to deadline; the cheapest whole plan that fits is offered to
- * best, tagged DEFER_TAG. Returns 0, or -1 with *cause set. */
+ * best. Returns 0, or -1 with *cause set. */
 static int
 defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
     double deadline, struct rp_best *best, char **cause)
@@ -677,7 +676,7 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	int *stack = rp_xmalloc(sizeof *stack * sz);
 	int *keep1 = rp_xmalloc(sizeof *keep1 * sz);
 	int *keep2 = rp_xmalloc(sizeof *keep2 * sz);
-	int part, v, nout = 0, rc = -1;
+	int part, v, nout = 0, last = 0, rc = -1;
 	int64_t all = 0;
 
 	for (v = 0; v < g->n; v++)
@@ -712,10 +711,12 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		for (v = 0; v < g->n; v++)
 			out1[v] = !in2[v];	/* the first part's roots */
 		defer_closure(g, out1, in1, stack);
+		nd = 0;
+		acc = 0;
 		for (v = 0; v < g->n; v++) {
-			if (dmark[v] && in1[v])
-				ok = 0;	/* a later node reads it */
-			/* kept from the first part to the end */
+			/* kept from the first part to the end: its outputs
+			 * (those left out that it reads too), and what the
+			 * second needs that must not be made twice */
 			out1[v] = in1[v] && (g->output[v] || (in2[v] &&
 			    !g->recompute[v]));
 			out2[v] = g->output[v];
@@ -725,34 +726,36 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 				keep2[k2++] = v;
 			if (out1[v])
 				fixed2 = rp_size_add(fixed2, g->mem[v]);
+			if (dmark[v] && !out1[v]) {
+				nd++;
+				acc = rp_size_add(acc, g->mem[v]);
+			}
 		}
-		if (!ok || k2 == 0) {
-			rp_log(ctx, 2, "reorder: the first %d outputs left to "
-			    "the end: %s", nd, ok ? "nothing left for the end" :
-			    "a node not leading to them reads one");
-			continue;
-		}
+		if (nd == 0 || nd == last)
+			continue;	/* none left out, or as before */
+		last = nd;
 		h1 = rp_graph_sub(g, keep1, k1, out1, g->fixed_mem);
 		h2 = rp_graph_sub(g, keep2, k2, out2, fixed2);
 		rp_plan_init(&p1);
 		rp_plan_init(&p2);
 		rp_plan_init(&whole);
+		/* the part left to the end first, in half of this share:
+		 * where it fits nothing, the first part is not planned */
 		if (defer_part(h2, pb->budget, ctx, dl > 0 ? now + (dl -
-		    now) / 2 : 0, &p2,
-		    &n2, cause) != 0 || (p2.len > 0 && defer_part(h1,
-		    pb->budget, ctx, dl, &p1, &n1, cause) != 0))
+		    now) / 2 : 0, &p2, &n2, cause) != 0 || (p2.len > 0 &&
+		    defer_part(h1, pb->budget, ctx, dl, &p1, &n1, cause) != 0))
 			ok = -1;
 		else if (p1.len > 0 && p2.len > 0) {
 			defer_append(&whole, &p1, keep1, out1, 0);
 			defer_append(&whole, &p2, keep2, out2, 1);
-			if (rp_best_offer_tagged(best, pb, &whole,
+			if (rp_best_offer(best, pb, &whole,
 			    rp_xasprintf("the %d outputs made first in execution "
 			    "order (%.0f%% of the outputs' memory) left to the "
 			    "end: the other %d outputs' ancestors planned by %s, "
 			    "then those %d made afresh from the graph's inputs by "
 			    "%s, the others held meanwhile", nd, 100.0 *
 			    (double)acc / (double)(all > 0 ? all : 1), nout - nd,
-			    n1, nd, n2), DEFER_TAG, cause) != 0)
+			    n1, nd, n2), cause) != 0)
 				ok = -1;
 		}
 		rp_log(ctx, 1, "reorder: the first %d of %d outputs left to "
@@ -782,6 +785,19 @@ out:
 	return rc;
 }
 
+/* Whether a strategy run before this one fits (the run's results so
+ * far). */
+static int
+others_fit(const struct rp_ctx *ctx)
+{
+	int j;
+
+	for (j = 0; ctx->shared != NULL && j < ctx->shared->nresults; j++)
+		if (ctx->shared->results[j].status == RP_FITS)
+			return 1;
+	return 0;
+}
+
 /* The orders, drawn again from the next seed while none fits and there
  * is time (REORDER_DRAWS). Orders of about the same peak can need very
  * different recomputation below it (a random layered DAG of 500 nodes at
@@ -796,7 +812,9 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	struct rp_best best;
 	uint64_t seed = ctx->opt != NULL ? ctx->opt->seed : 1;
 	uint64_t seen[REORDER_DRAWS * RP_ORDER_MAX];
+	struct rp_best dbest;	/* outputs left to the end (defer_outputs) */
 	int draw, no = 0, nall = 0, nseen = 0, rc = -1, cut = 0, stopped = 0;
+	int deferred = 0;
 	double td = 0, quick;
 
 	(void)bound;
@@ -809,6 +827,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		return 0;
 	}
 	rp_best_init(&best);
+	rp_best_init(&dbest);
 	for (draw = 0; draw < REORDER_DRAWS; draw++) {
 		td = rp_now();
 		quick = 0;
@@ -816,12 +835,19 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    &nseen, &best, &no, &cut, &stopped, &quick, cause) != 0)
 			goto out;
 		nall += no;
-		/* where the first draw's orders fit nothing, the outputs made
-		 * first left to the end, in half of the time left */
+		/* where the first draw's orders fit nothing, nor any
+		 * strategy before this one, the outputs made first left to
+		 * the end, in half of the time left (kept apart: the draws
+		 * and the search over orders go on as they would without
+		 * it) */
 		if (draw == 0 && !best.fits && !cut && !stopped &&
-		    defer_outputs(pb, ctx, ctx->deadline > 0 ? rp_now() +
-		    (ctx->deadline - rp_now()) / 2 : 0, &best, cause) != 0)
-			goto out;
+		    !others_fit(ctx)) {
+			deferred = 1;
+			if (defer_outputs(pb, ctx, ctx->deadline > 0 ?
+			    rp_now() + (ctx->deadline - rp_now()) / 2 : 0,
+			    &dbest, cause) != 0)
+				goto out;
+		}
 		/* another draw only where orders were found but no plan over
 		 * them fits, the time was not cut short, and what is left is
 		 * at least what this draw took (lp-round's run left out: the
@@ -830,7 +856,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    ctx->deadline <= 0 || ctx->deadline - rp_now() < quick)
 			break;
 	}
-	if (nall == 0 && !best.fits) {
+	if (nall == 0 && !dbest.fits) {
 		*note = rp_xstrdup(stopped ? "stopped at the time limit "
 		    "(--time-limit) while ordering" : "no order found with a "
 		    "lower checkpoint-all peak than the execution order's");
@@ -840,19 +866,29 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	/* the search's patience counts from the draw whose orders gave the
 	 * plans it starts from */
 	if (!cut && best.fits && best.cost > pb->baseline &&
-	    best.tag != DEFER_TAG && search_orders(pb, ctx, td, ctx->deadline > 0 ? ctx->deadline :
+	    search_orders(pb, ctx, td, ctx->deadline > 0 ? ctx->deadline :
 	    rp_now() + RP_SOLVER_DEFAULT_SECONDS, &best, cause) != 0)
 		goto out;
+	if (dbest.fits) {
+		struct rp_plan pl;
+		char *n2;
+		rp_plan_init(&pl);
+		rp_best_take(&dbest, &pl, &n2);
+		if (rp_best_offer(&best, pb, &pl, n2, cause) != 0)
+			goto out;
+	}
 	if (!best.fits && best.note != NULL) {
 		char *d = draw > 0 ? rp_xasprintf(" (%d draws of orders, "
 		    "seeds %llu to %llu)", draw + (draw < REORDER_DRAWS),
 		    (unsigned long long)seed, (unsigned long long)(seed +
 		    (uint64_t)draw - (draw == REORDER_DRAWS))) : rp_xstrdup("");
-		char *t = rp_xasprintf("%s; %s found no plan that fits%s%s",
+		char *t = rp_xasprintf("%s; %s found no plan that fits%s%s%s",
 		    best.note, nall == 1 ? "over it, peak-split, lookahead, "
 		    "chain-dp and lp-round" : "over these orders, peak-split, "
 		    "lookahead and chain-dp (and lp-round over the first)", d,
-		    cut || stopped ? " (cut short by --time-limit)" : "");
+		    deferred ? ", nor with the outputs made first left to the "
+		    "end" : "", cut || stopped ? " (cut short by --time-limit)" :
+		    "");
 		free(d);
 		free(best.note);
 		best.note = t;
@@ -861,6 +897,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	rc = 0;
 out:
 	rp_best_destroy(&best);
+	rp_best_destroy(&dbest);
 	return rc;
 }
 
