@@ -529,12 +529,13 @@ out:
  * gradients, are made as the backward pass goes and held from then to
  * the end, while the activations of the layers before still wait for
  * theirs: at a tight budget the gradients of the last layers (the largest
- * in most networks) and the first layers' activations do not fit
- * together, in any order that makes each gradient where the backward
- * pass reaches it (ResNet-18 at batch 8, 128x128, at 70%: no strategy
- * fitted). So, where no plan over the orders fits, the outputs made first
- * in execution order, up to a quarter, a half and three quarters of the
- * outputs' memory (DEFER_PARTS), are left out: a plan over the rest of
+ * in most networks) and the first layers' activations may not fit
+ * together while each gradient is made where the backward pass reaches
+ * it (ResNet-18 at batch 8, 128x128, at 70%: no strategy fitted). So,
+ * where no plan over the orders fits (nor any strategy's before this
+ * one), the outputs made first in execution order, up to a quarter, a
+ * half and three quarters of the outputs' memory (DEFER_PARTS), are
+ * left out: a plan over the rest of
  * the graph (the ancestors of every node that does not lead to them),
  * then a plan that makes the outputs left out afresh from the graph's
  * inputs, with the first part's outputs held meanwhile. Values both parts
