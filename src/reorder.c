@@ -535,14 +535,14 @@ out:
  * where no plan over the orders fits (nor any strategy's before this
  * one), the outputs made first in execution order, up to a quarter, a
  * half and three quarters of the outputs' memory (DEFER_PARTS), are
- * left out: a plan over the rest of
- * the graph (the ancestors of every node that does not lead to them),
- * then a plan that makes the outputs left out afresh from the graph's
- * inputs, with the first part's outputs held meanwhile. Values both parts
- * need that must not be made twice (recompute=false) or are outputs are
- * kept from the first part to the end. Each part is planned by
- * checkpoint-all where it fits, else by peak-split, lookahead and
- * chain-dp; the cheapest whole plan that fits is offered. */
+ * left out: a plan over the rest of the graph (the ancestors of every
+ * node that does not lead to them), then a plan that makes the outputs
+ * left out afresh from the graph's inputs, with the first part's outputs
+ * held meanwhile. Values both parts need that must not be made twice
+ * (recompute=false) or are outputs are kept from the first part to the
+ * end. Each part is planned by checkpoint-all where it fits, else by
+ * peak-split, lookahead and chain-dp; the cheapest whole plan that fits
+ * is offered. */
 #define DEFER_PARTS 4
 
 /* Plans the graph h within budget by checkpoint-all where it fits, else
@@ -732,8 +732,10 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 				acc = rp_size_add(acc, g->mem[v]);
 			}
 		}
-		if (nd == 0 || nd == last)
-			continue;	/* none left out, or as before */
+		/* none left out, no first part (every node leads to them),
+		 * or the same outputs as the share before */
+		if (nd == 0 || k1 == 0 || nd == last)
+			continue;
 		last = nd;
 		h1 = rp_graph_sub(g, keep1, k1, out1, g->fixed_mem);
 		h2 = rp_graph_sub(g, keep2, k2, out2, fixed2);
