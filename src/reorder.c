@@ -541,18 +541,33 @@ out:
  * held meanwhile. Values both parts need that must not be made twice
  * (recompute=false) or are outputs are kept from the first part to the
  * end. Each part is planned by checkpoint-all where it fits, else by
- * peak-split, lookahead and chain-dp; the cheapest whole plan that fits
- * is offered. */
+ * peak-split, lookahead and chain-dp, else split so again (DEFER_LEVELS
+ * times at most: the operator-level ResNet-50 at batch 8, 224x224, fits
+ * 235 MiB so, where a single split fits 250 MiB, not 245 MiB); the cheapest
+ * whole plan that fits is offered. */
 #define DEFER_PARTS 4
+/* How many times a part may be split so again where nothing else fits
+ * it. */
+#define DEFER_LEVELS 1
+
+static int defer_outputs(const struct rp_problem *pb,
+    const struct rp_ctx *ctx, double deadline, int levels,
+    struct rp_best *best, char **cause);
 
 /* Plans the graph h within budget by checkpoint-all where it fits, else
  * by peak-split, lookahead and chain-dp in equal shares of the time to
- * deadline: the cheapest plan that fits into plan (left empty where none
- * does), its note into *note. Returns 0, or -1 with *cause set. */
+ * deadline (of half of it where levels > 0, and where none of them fits,
+ * h with its own outputs made first left to the end, levels - 1 further
+ * times at most, in the rest): the cheapest plan that fits into plan
+ * (left empty where none does), its note into *note. Returns 0, or -1
+ * with *cause set. */
 static int
 defer_part(const struct rp_graph *h, int64_t budget, const struct rp_ctx *ctx,
-    double deadline, struct rp_plan *plan, char **note, char **cause)
+    double deadline, int levels, struct rp_plan *plan, char **note,
+    char **cause)
 {
+	double split = deadline > 0 && levels > 0 ? rp_now() + (deadline -
+	    rp_now()) / 2 : deadline;
 	struct rp_budget_spec spec = rp_budget_bytes(budget);
 	struct rp_problem p;
 	struct rp_best b;
@@ -576,9 +591,9 @@ defer_part(const struct rp_graph *h, int64_t budget, const struct rp_ctx *ctx,
 		struct rp_plan pl;
 		char *n2 = NULL, *c2 = NULL;
 		double b2 = NAN, now = rp_now();
-		if (deadline > 0 && now >= deadline)
+		if (split > 0 && now >= split)
 			break;
-		sub.deadline = deadline > 0 ? now + (deadline - now) /
+		sub.deadline = split > 0 ? now + (split - now) /
 		    (double)(NOVER - 1 - (size_t)k) : 0;
 		rp_plan_init(&pl);
 		if (over[k]->run(&p, &sub, &pl, &n2, &b2, &c2) != 0) {
@@ -601,6 +616,9 @@ defer_part(const struct rp_graph *h, int64_t budget, const struct rp_ctx *ctx,
 		}
 		free(n2);
 	}
+	if (!b.fits && levels > 0 && defer_outputs(&p, ctx, deadline,
+	    levels - 1, &b, cause) != 0)
+		goto out;
 	if (b.fits)
 		rp_best_take(&b, plan, note);
 	rc = 0;
@@ -663,11 +681,12 @@ defer_append(struct rp_plan *p, const struct rp_plan *q, const int *keep,
 }
 
 /* Where no plan fits: the outputs made first left to the end (above), in
- * the time to deadline; the cheapest whole plan that fits is offered to
- * best. Returns 0, or -1 with *cause set. */
+ * the time to deadline, each part split so again up to `levels` times
+ * where nothing else fits it; the cheapest whole plan that fits is
+ * offered to best. Returns 0, or -1 with *cause set. */
 static int
 defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
-    double deadline, struct rp_best *best, char **cause)
+    double deadline, int levels, struct rp_best *best, char **cause)
 {
 	const struct rp_graph *g = pb->g;
 	size_t sz = (size_t)(g->n ? g->n : 1);
@@ -745,8 +764,9 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		/* the part left to the end first, in half of this share:
 		 * where it fits nothing, the first part is not planned */
 		if (defer_part(h2, pb->budget, ctx, dl > 0 ? now + (dl -
-		    now) / 2 : 0, &p2, &n2, cause) != 0 || (p2.len > 0 &&
-		    defer_part(h1, pb->budget, ctx, dl, &p1, &n1, cause) != 0))
+		    now) / 2 : 0, levels, &p2, &n2, cause) != 0 || (p2.len > 0 &&
+		    defer_part(h1, pb->budget, ctx, dl, levels, &p1, &n1,
+		    cause) != 0))
 			ok = -1;
 		else if (p1.len > 0 && p2.len > 0) {
 			defer_append(&whole, &p1, keep1, out1, 0);
@@ -848,7 +868,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			deferred = 1;
 			if (defer_outputs(pb, ctx, ctx->deadline > 0 ?
 			    rp_now() + (ctx->deadline - rp_now()) / 2 : 0,
-			    &dbest, cause) != 0)
+			    DEFER_LEVELS, &dbest, cause) != 0)
 				goto out;
 		}
 		/* another draw only where orders were found but no plan over
