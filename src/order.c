@@ -456,15 +456,17 @@ dup_or_null(const char *s)
 	return s != NULL ? rp_xstrdup(s) : NULL;
 }
 
-struct rp_graph *
-rp_graph_reorder(const struct rp_graph *g, const int *order)
+/* A new graph of k nodes, node i a copy of g's node from[i] (its
+ * figures, flags and names; no edges yet), with g's fixed memory and
+ * names. */
+static struct rp_graph *
+copy_nodes(const struct rp_graph *g, const int *from, int k)
 {
 	struct rp_graph *h = rp_xcalloc(1, sizeof *h);
-	int n = g->n, i, j, v, *inv, *pos;
-	size_t sz = (size_t)(n ? n : 1);
+	size_t sz = (size_t)(k ? k : 1);
+	int i, v;
 
-	h->n = n;
-	h->m = g->m;
+	h->n = k;
 	h->id = rp_xmalloc(sizeof *h->id * sz);
 	h->op = rp_xmalloc(sizeof *h->op * sz);
 	h->cost = rp_xmalloc(sizeof *h->cost * sz);
@@ -474,10 +476,8 @@ rp_graph_reorder(const struct rp_graph *g, const int *order)
 	h->recompute = rp_xmalloc(sz);
 	h->output = rp_xmalloc(sz);
 	h->line = rp_xmalloc(sizeof *h->line * sz);
-	inv = rp_xmalloc(sizeof *inv * sz);
-	for (i = 0; i < n; i++) {
-		v = order[i];
-		inv[v] = i;
+	for (i = 0; i < k; i++) {
+		v = from[i];
 		h->id[i] = rp_xstrdup(g->id[v]);
 		h->op[i] = g->op != NULL ? dup_or_null(g->op[v]) : NULL;
 		h->cost[i] = g->cost[v];
@@ -488,6 +488,25 @@ rp_graph_reorder(const struct rp_graph *g, const int *order)
 		h->output[i] = g->output[v];
 		h->line[i] = g->line[v];
 	}
+	h->fixed_mem = g->fixed_mem;
+	h->cost_unit = dup_or_null(g->cost_unit);
+	h->name = dup_or_null(g->name);
+	h->file = dup_or_null(g->file);
+	h->doc_order = 0;
+	return h;
+}
+
+struct rp_graph *
+rp_graph_reorder(const struct rp_graph *g, const int *order)
+{
+	struct rp_graph *h = copy_nodes(g, order, g->n);
+	int n = g->n, i, j, *inv, *pos;
+	size_t sz = (size_t)(n ? n : 1);
+
+	h->m = g->m;
+	inv = rp_xmalloc(sizeof *inv * sz);
+	for (i = 0; i < n; i++)
+		inv[order[i]] = i;
 	/* Predecessors: new sources visited in ascending order land sorted
 	 * in each list; successors then from predecessors, the same way. */
 	h->pred_off = rp_xcalloc(sz + 1, sizeof *h->pred_off);
@@ -509,11 +528,6 @@ rp_graph_reorder(const struct rp_graph *g, const int *order)
 			h->succ[pos[h->pred[j]]++] = i;
 	free(pos);
 	free(inv);
-	h->fixed_mem = g->fixed_mem;
-	h->cost_unit = dup_or_null(g->cost_unit);
-	h->name = dup_or_null(g->name);
-	h->file = dup_or_null(g->file);
-	h->doc_order = 0;
 	return h;
 }
 
@@ -521,7 +535,7 @@ struct rp_graph *
 rp_graph_sub(const struct rp_graph *g, const int *keep, int k,
     const unsigned char *output, int64_t fixed_mem)
 {
-	struct rp_graph *h = rp_xcalloc(1, sizeof *h);
+	struct rp_graph *h = copy_nodes(g, keep, k);
 	size_t sz = (size_t)(k ? k : 1);
 	int i, j, v, m = 0, *inv = rp_xmalloc(sizeof *inv *
 	    (size_t)(g->n ? g->n : 1));
@@ -530,29 +544,11 @@ rp_graph_sub(const struct rp_graph *g, const int *keep, int k,
 		inv[v] = -1;
 	for (i = 0; i < k; i++)
 		inv[keep[i]] = i;
-	h->n = k;
-	h->id = rp_xmalloc(sizeof *h->id * sz);
-	h->op = rp_xmalloc(sizeof *h->op * sz);
-	h->cost = rp_xmalloc(sizeof *h->cost * sz);
-	h->mem = rp_xmalloc(sizeof *h->mem * sz);
-	h->workspace = rp_xmalloc(sizeof *h->workspace * sz);
-	h->kind = rp_xmalloc(sz);
-	h->recompute = rp_xmalloc(sz);
-	h->output = rp_xmalloc(sz);
-	h->line = rp_xmalloc(sizeof *h->line * sz);
 	h->pred_off = rp_xcalloc(sz + 1, sizeof *h->pred_off);
 	h->succ_off = rp_xcalloc(sz + 1, sizeof *h->succ_off);
 	for (i = 0; i < k; i++) {
 		v = keep[i];
-		h->id[i] = rp_xstrdup(g->id[v]);
-		h->op[i] = g->op != NULL ? dup_or_null(g->op[v]) : NULL;
-		h->cost[i] = g->cost[v];
-		h->mem[i] = g->mem[v];
-		h->workspace[i] = g->workspace[v];
-		h->kind[i] = g->kind[v];
-		h->recompute[i] = g->recompute[v];
 		h->output[i] = output[v];
-		h->line[i] = g->line[v];
 		for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
 			if (inv[g->pred[j]] >= 0)
 				m++;
@@ -581,10 +577,6 @@ rp_graph_sub(const struct rp_graph *g, const int *keep, int k,
 	}
 	free(inv);
 	h->fixed_mem = fixed_mem;
-	h->cost_unit = dup_or_null(g->cost_unit);
-	h->name = dup_or_null(g->name);
-	h->file = dup_or_null(g->file);
-	h->doc_order = 0;
 	return h;
 }
 

@@ -126,6 +126,61 @@ main(void)
 		free(inv);
 	}
 
+	t_case("subgraph: the nodes kept, the edges between them, in both "
+	    "lists sorted, the outputs and fixed memory given");
+	for (trial = 0; trial < 50; trial++) {
+		struct rp_graph *g = random_dag(10 + rnd(60)), *h;
+		int n = g->n, *keep = malloc(sizeof *keep * (size_t)n);
+		int *inv = malloc(sizeof *inv * (size_t)n), k = 0, i, j, v, m;
+		unsigned char *out = malloc((size_t)n);
+
+		for (v = 0; v < n; v++) {
+			inv[v] = -1;
+			out[v] = (unsigned char)(rnd(3) == 0);
+			if (rnd(3) != 0) {
+				inv[v] = k;
+				keep[k++] = v;
+			}
+		}
+		h = rp_graph_sub(g, keep, k, out, g->fixed_mem + 7);
+		CHECK(h->n == k && h->fixed_mem == g->fixed_mem + 7);
+		for (i = 0, m = 0; i < k; i++) {
+			v = keep[i];
+			CHECK_STR(h->id[i], g->id[v]);
+			CHECK(h->mem[i] == g->mem[v] && h->cost[i] == g->cost[v] &&
+			    h->recompute[i] == g->recompute[v] &&
+			    h->output[i] == out[v]);
+			for (j = g->pred_off[v]; j < g->pred_off[v + 1]; j++)
+				m += inv[g->pred[j]] >= 0;
+			CHECK(h->pred_off[i + 1] == m);
+			for (j = h->pred_off[i]; j < h->pred_off[i + 1]; j++) {
+				int q, found = 0;
+				CHECK(h->pred[j] < i);
+				if (j > h->pred_off[i])
+					CHECK(h->pred[j - 1] < h->pred[j]);
+				for (q = g->pred_off[v]; q < g->pred_off[v + 1]; q++)
+					found |= inv[g->pred[q]] == h->pred[j];
+				CHECK(found);
+			}
+			for (j = h->succ_off[i]; j < h->succ_off[i + 1]; j++) {
+				int q, found = 0;
+				CHECK(h->succ[j] > i);
+				if (j > h->succ_off[i])
+					CHECK(h->succ[j - 1] < h->succ[j]);
+				for (q = h->pred_off[h->succ[j]];
+				    q < h->pred_off[h->succ[j] + 1]; q++)
+					found |= h->pred[q] == i;
+				CHECK(found);
+			}
+		}
+		CHECK(h->m == m && h->succ_off[k] == m);
+		rp_graph_free(h);
+		rp_graph_free(g);
+		free(keep);
+		free(inv);
+		free(out);
+	}
+
 	t_case("orders kept: the first is rp_order_memory's, the others "
 	    "topological and distinct, by peak");
 	for (trial = 0; trial < 30; trial++) {
