@@ -617,7 +617,7 @@ defer_part(const struct rp_graph *h, int64_t budget, const struct rp_ctx *ctx,
 		free(n2);
 	}
 	if (!b.fits && levels > 0 && defer_outputs(&p, ctx, deadline,
-	    levels - 1, &b, cause) != 0)
+	    levels - 1, &b, cause) < 0)
 		goto out;
 	if (b.fits)
 		rp_best_take(&b, plan, note);
@@ -683,7 +683,8 @@ defer_append(struct rp_plan *p, const struct rp_plan *q, const int *keep,
 /* Where no plan fits: the outputs made first left to the end (above), in
  * the time to deadline, each part split so again up to `levels` times
  * where nothing else fits it; the cheapest whole plan that fits is
- * offered to best. Returns 0, or -1 with *cause set. */
+ * offered to best. Returns the splits planned (0 where the graph has
+ * fewer than two outputs or no time was left), or -1 with *cause set. */
 static int
 defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
     double deadline, int levels, struct rp_best *best, char **cause)
@@ -696,7 +697,7 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	int *stack = rp_xmalloc(sizeof *stack * sz);
 	int *keep1 = rp_xmalloc(sizeof *keep1 * sz);
 	int *keep2 = rp_xmalloc(sizeof *keep2 * sz);
-	int part, v, nout = 0, last = 0, rc = -1;
+	int part, v, nout = 0, last = 0, tried = 0, rc = -1;
 	int64_t all = 0;
 
 	for (v = 0; v < g->n; v++)
@@ -756,6 +757,7 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		if (nd == 0 || k1 == 0 || nd == last)
 			continue;
 		last = nd;
+		tried++;
 		h1 = rp_graph_sub(g, keep1, k1, out1, g->fixed_mem);
 		h2 = rp_graph_sub(g, keep2, k2, out2, fixed2);
 		rp_plan_init(&p1);
@@ -795,7 +797,7 @@ defer_outputs(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		if (ok < 0)
 			goto out;
 	}
-	rc = 0;
+	rc = tried;
 out:
 	free(dmark);
 	free(in1);
@@ -837,7 +839,7 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	uint64_t seen[REORDER_DRAWS * RP_ORDER_MAX];
 	struct rp_best dbest;	/* outputs left to the end (defer_outputs) */
 	int draw, no = 0, nall = 0, nseen = 0, rc = -1, cut = 0, stopped = 0;
-	int deferred = 0;
+	int deferred = 0;	/* the splits defer_outputs planned */
 	double td = 0, quick;
 
 	(void)bound;
@@ -864,13 +866,10 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		 * and the search over orders go on as they would without
 		 * it) */
 		if (draw == 0 && !best.fits && !cut && !stopped &&
-		    !others_fit(ctx)) {
-			deferred = 1;
-			if (defer_outputs(pb, ctx, ctx->deadline > 0 ?
-			    rp_now() + (ctx->deadline - rp_now()) / 2 : 0,
-			    DEFER_LEVELS, &dbest, cause) != 0)
-				goto out;
-		}
+		    !others_fit(ctx) && (deferred = defer_outputs(pb, ctx,
+		    ctx->deadline > 0 ? rp_now() + (ctx->deadline -
+		    rp_now()) / 2 : 0, DEFER_LEVELS, &dbest, cause)) < 0)
+			goto out;
 		/* another draw only where orders were found but no plan over
 		 * them fits, the time was not cut short, and what is left is
 		 * at least what this draw took (lp-round's run left out: the
@@ -880,9 +879,11 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 			break;
 	}
 	if (nall == 0 && !dbest.fits) {
-		*note = rp_xstrdup(stopped ? "stopped at the time limit "
-		    "(--time-limit) while ordering" : "no order found with a "
-		    "lower checkpoint-all peak than the execution order's");
+		*note = rp_xasprintf("%s%s", stopped ? "stopped at the time "
+		    "limit (--time-limit) while ordering" : "no order found "
+		    "with a lower checkpoint-all peak than the execution "
+		    "order's", deferred > 0 ? "; no plan with the outputs made "
+		    "first left to the end fits either" : "");
 		rc = 0;
 		goto out;
 	}
@@ -909,9 +910,9 @@ reorder_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		    best.note, nall == 1 ? "over it, peak-split, lookahead, "
 		    "chain-dp and lp-round" : "over these orders, peak-split, "
 		    "lookahead and chain-dp (and lp-round over the first)", d,
-		    deferred ? ", nor with the outputs made first left to the "
-		    "end" : "", cut || stopped ? " (cut short by --time-limit)" :
-		    "");
+		    deferred > 0 ? ", nor with the outputs made first left to "
+		    "the end" : "", cut || stopped ? " (cut short by "
+		    "--time-limit)" : "");
 		free(d);
 		free(best.note);
 		best.note = t;
