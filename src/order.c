@@ -496,6 +496,20 @@ copy_nodes(const struct rp_graph *g, const int *from, int k)
 	return h;
 }
 
+/* h's successor lists from its predecessor lists, h->succ_off already
+ * counted: visited in ascending order, each list lands sorted. */
+static void
+fill_succ(struct rp_graph *h)
+{
+	int i, j, *pos = rp_xmalloc(sizeof *pos * (size_t)(h->n ? h->n : 1));
+
+	memcpy(pos, h->succ_off, sizeof *pos * (size_t)h->n);
+	for (i = 0; i < h->n; i++)
+		for (j = h->pred_off[i]; j < h->pred_off[i + 1]; j++)
+			h->succ[pos[h->pred[j]]++] = i;
+	free(pos);
+}
+
 struct rp_graph *
 rp_graph_reorder(const struct rp_graph *g, const int *order)
 {
@@ -522,12 +536,9 @@ rp_graph_reorder(const struct rp_graph *g, const int *order)
 	for (i = 0; i < n; i++)
 		for (j = g->succ_off[order[i]]; j < g->succ_off[order[i] + 1]; j++)
 			h->pred[pos[inv[g->succ[j]]]++] = i;
-	memcpy(pos, h->succ_off, sizeof *pos * sz);
-	for (i = 0; i < n; i++)
-		for (j = h->pred_off[i]; j < h->pred_off[i + 1]; j++)
-			h->succ[pos[h->pred[j]]++] = i;
 	free(pos);
 	free(inv);
+	fill_succ(h);
 	return h;
 }
 
@@ -567,15 +578,8 @@ rp_graph_sub(const struct rp_graph *g, const int *keep, int k,
 			}
 	for (i = 0; i < k; i++)
 		h->succ_off[i + 1] += h->succ_off[i];
-	{
-		int *pos = rp_xmalloc(sizeof *pos * sz);
-		memcpy(pos, h->succ_off, sizeof *pos * (size_t)k);
-		for (i = 0; i < k; i++)
-			for (j = h->pred_off[i]; j < h->pred_off[i + 1]; j++)
-				h->succ[pos[h->pred[j]]++] = i;
-		free(pos);
-	}
 	free(inv);
+	fill_succ(h);
 	h->fixed_mem = fixed_mem;
 	return h;
 }
