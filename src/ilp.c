@@ -146,11 +146,12 @@ search_outcome(const struct rp_milp_solution *sol, double search_s,
 #define STAGE_SHARE 0.1
 #define STAGE_SECONDS 1.0
 
-/* Whether the plan of a seed whose plans are frontier-advancing (those
- * of the R solver: checkpoint-all, Chen's, peak-split) already costs the
- * baseline or the stage memory bound (stagebound.h): then the MILP, which
- * has only frontier-advancing plans, cannot find a cheaper one, and
- * neither the model nor its LP need be built. Sets *sb to the bound and
+/* Whether the plan of a seed already costs the baseline, which no plan
+ * can beat, or, for a seed whose plans are frontier-advancing (those of
+ * the R solver: checkpoint-all, Chen's, peak-split), the stage memory
+ * bound (stagebound.h): then the MILP, which has only frontier-advancing
+ * plans, cannot find a cheaper one, and neither the model nor its LP need
+ * be built. Sets *sb to the bound and
  * *from to that seed. A bound computed in full goes to sm (may be NULL),
  * for the run's own bound. */
 static int
@@ -163,6 +164,12 @@ seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
 
 	*sb = pb->baseline;
 	*from = NULL;
+	/* any plan at the baseline cost: no plan is cheaper */
+	for (k = 0; k < (int)NSEEDS; k++)
+		if (rp_result_at_baseline(pb, sr->r[k])) {
+			*from = seeds[k];
+			return 1;
+		}
 	for (k = 0; k < (int)NSEEDS; k++) {
 		const struct rp_strategy *s = seeds[k];
 		if ((s == &rp_strategy_checkpoint_all ||
@@ -175,8 +182,6 @@ seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
 	}
 	if (cheapest == HUGE_VAL)
 		return 0;
-	if (cheapest <= pb->baseline)
-		return 1;
 	until = now + STAGE_SECONDS;
 	if (deadline > 0)
 		until = fmin(until, now + STAGE_SHARE * (deadline - now));

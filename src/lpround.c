@@ -634,12 +634,21 @@ lp_round_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 {
 	const struct rp_options *o = ctx->opt;
 	struct rp_lp_memo *mm = ctx->shared != NULL ? ctx->shared->lp : NULL;
+	const struct rp_result *at;
 	struct rp_milp *m;
 	struct rp_best best;
 	char *why = NULL;
 	enum rp_milp_result lp;
 	int rc;
 
+	/* Its plans cost at least the baseline: where one that fits does
+	 * already, the LP (seconds to minutes) would find nothing cheaper. */
+	if ((at = rp_shared_at_baseline(pb, ctx)) != NULL) {
+		*note = rp_xasprintf("not run: the plan of %s fits at the "
+		    "baseline cost, which no plan can beat",
+		    at->strategy->name);
+		return 0;
+	}
 	/* A rounding kept by an earlier ilp needs no model. */
 	m = mm != NULL && mm->done ? NULL : rp_milp_build_within(pb->g,
 	    pb->budget, o != NULL ? o->solver : RP_MILP_GLPK, ctx->deadline > 0 ?
