@@ -151,9 +151,8 @@ search_outcome(const struct rp_milp_solution *sol, double search_s,
  * the R solver: checkpoint-all, Chen's, peak-split), the stage memory
  * bound (stagebound.h): then the MILP, which has only frontier-advancing
  * plans, cannot find a cheaper one, and neither the model nor its LP need
- * be built. Sets *sb to the bound and
- * *from to that seed. A bound computed in full goes to sm (may be NULL),
- * for the run's own bound. */
+ * be built. Sets *sb to the bound and *from to that seed. A bound
+ * computed in full goes to sm (may be NULL), for the run's own bound. */
 static int
 seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
     double deadline, struct rp_stage_memo *sm, double *sb,
