@@ -141,58 +141,40 @@ search_outcome(const struct rp_milp_solution *sol, double search_s,
 	}
 }
 
-/* The share of ilp's time the stage memory bound may take before the
- * model is built, and the most it may take. */
-#define STAGE_SHARE 0.1
-#define STAGE_SECONDS 1.0
-
 /* Whether the plan of a seed already costs the baseline, which no plan
- * can beat, or, for a seed whose plans are frontier-advancing (those of
- * the R solver: checkpoint-all, Chen's, peak-split), the stage memory
- * bound (stagebound.h): then the MILP, which has only frontier-advancing
- * plans, cannot find a cheaper one, and neither the model nor its LP need
- * be built. Sets *sb to the bound and *from to that seed. A bound
- * computed in full goes to sm (may be NULL), for the run's own bound. */
+ * can beat, or no more than the stage memory bound (stagebound.h): then
+ * the MILP, which has only frontier-advancing plans, cannot find a
+ * cheaper one, and neither the model nor its LP need be built. Sets *sb
+ * to the bound and *from to that seed. The stage bound (at most a tenth
+ * of ilp's time, a second) is kept in sm (may be NULL) for the run's own
+ * bound, or taken from there where lp-round computed it. */
 static int
 seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
     double deadline, struct rp_stage_memo *sm, double *sb,
     const struct rp_strategy **from)
 {
-	double cheapest = HUGE_VAL, now = rp_now(), until;
-	int k, st, how, complete;
+	double cheapest = HUGE_VAL;
+	int k;
 
 	*sb = pb->baseline;
 	*from = NULL;
-	/* any plan at the baseline cost: no plan is cheaper */
+	/* the first at the baseline cost: no plan is cheaper */
 	for (k = 0; k < (int)NSEEDS; k++)
 		if (rp_result_at_baseline(pb, sr->r[k])) {
 			*from = seeds[k];
 			return 1;
 		}
-	for (k = 0; k < (int)NSEEDS; k++) {
-		const struct rp_strategy *s = seeds[k];
-		if ((s == &rp_strategy_checkpoint_all ||
-		    s == &rp_strategy_chen_sqrtn || s == &rp_strategy_chen_greedy ||
-		    s == &rp_strategy_peak_split) && sr->r[k]->status == RP_FITS &&
-		    sr->r[k]->sim.cost < cheapest) {
+	/* the cheapest, the earlier where they cost the same but for
+	 * rounding */
+	for (k = 0; k < (int)NSEEDS; k++)
+		if (sr->r[k]->status == RP_FITS && (cheapest == HUGE_VAL ||
+		    rp_cost_less(sr->r[k]->sim.cost, cheapest))) {
 			cheapest = sr->r[k]->sim.cost;
-			*from = s;
+			*from = seeds[k];
 		}
-	}
 	if (cheapest == HUGE_VAL)
 		return 0;
-	until = now + STAGE_SECONDS;
-	if (deadline > 0)
-		until = fmin(until, now + STAGE_SHARE * (deadline - now));
-	*sb = rp_stage_bound_lp(pb, until, &st, &how, &complete);
-	if (complete && sm != NULL) {
-		/* the run's bound takes it as it is */
-		sm->have = 1;
-		sm->budget = pb->budget;
-		sm->value = *sb;
-		sm->stage = st;
-		sm->lp = how;
-	}
+	*sb = rp_stage_bound_kept(pb, deadline, sm);
 	return isfinite(*sb) && *sb > pb->baseline &&
 	    rp_stage_bound_reached(*sb, cheapest);
 }

@@ -9,6 +9,7 @@
 #include "lpround.h"
 #include "sched.h"
 #include "sim.h"
+#include "stagebound.h"
 #include "util.h"
 
 /* Thresholds tried after the paper's 0.5. */
@@ -628,11 +629,34 @@ out:
 	return rc;
 }
 
+/* The LP relaxation's guessed time (rp_milp_lp_guess) from which
+ * lp-round does not solve it where a plan that fits costs no more than any
+ * of its plans can. */
+#define SKIP_LP_SECONDS 1.0
+
+/* The cheapest plan that fits among ctx's results so far (the earlier
+ * where they cost the same but for rounding), or NULL. */
+static const struct rp_result *
+cheapest_so_far(const struct rp_ctx *ctx)
+{
+	const struct rp_result *best = NULL;
+	int i;
+
+	for (i = 0; ctx->shared != NULL && i < ctx->shared->nresults; i++) {
+		const struct rp_result *r = &ctx->shared->results[i];
+		if (r->status == RP_FITS && (best == NULL ||
+		    rp_cost_less(r->sim.cost, best->sim.cost)))
+			best = r;
+	}
+	return best;
+}
+
 static int
 lp_round_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
     struct rp_plan *plan, char **note, double *bound, char **cause)
 {
 	const struct rp_options *o = ctx->opt;
+	enum rp_milp_engine engine = o != NULL ? o->solver : RP_MILP_GLPK;
 	struct rp_lp_memo *mm = ctx->shared != NULL ? ctx->shared->lp : NULL;
 	const struct rp_result *at;
 	struct rp_milp *m;
@@ -641,13 +665,31 @@ lp_round_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	enum rp_milp_result lp;
 	int rc;
 
-	/* Its plans cost at least the baseline: where one that fits does
-	 * already, the LP (seconds to minutes) would find nothing cheaper. */
-	if ((at = rp_shared_at_baseline(pb, ctx)) != NULL) {
-		*note = rp_xasprintf("not run: the plan of %s fits at the "
-		    "baseline cost, which no plan can beat",
-		    at->strategy->name);
-		return 0;
+	/* Its plans cost at least the baseline, and being frontier-advancing,
+	 * the stage memory bound: where one that fits does already, an LP
+	 * of a second or more (up to minutes) would find nothing cheaper. A
+	 * quicker one still runs, for its row. */
+	if ((at = cheapest_so_far(ctx)) != NULL && (mm == NULL || !mm->done) &&
+	    rp_milp_would_build(pb->g, engine, ctx->deadline > 0 ?
+	    fmax(ctx->deadline - rp_now(), 1e-3) : 0) &&
+	    rp_milp_lp_seconds(pb->g, engine) >= SKIP_LP_SECONDS) {
+		double sb;
+		if (rp_result_at_baseline(pb, at)) {
+			*note = rp_xasprintf("not run: the plan of %s fits at "
+			    "the baseline cost, which no plan can beat",
+			    at->strategy->name);
+			return 0;
+		}
+		sb = rp_stage_bound_kept(pb, ctx->deadline, ctx->shared->stage);
+		if (isfinite(sb) && sb > pb->baseline &&
+		    rp_stage_bound_reached(sb, at->sim.cost)) {
+			*bound = sb;
+			*note = rp_xasprintf("not run: the plan of %s costs no "
+			    "more than the stage memory bound, which no "
+			    "frontier-advancing plan (the only kind it makes) "
+			    "can beat", at->strategy->name);
+			return 0;
+		}
 	}
 	/* A rounding kept by an earlier ilp needs no model. */
 	m = mm != NULL && mm->done ? NULL : rp_milp_build_within(pb->g,

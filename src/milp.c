@@ -127,6 +127,16 @@ milp_within(const struct rp_graph *g, enum rp_milp_engine engine,
 	return 1;
 }
 
+double
+rp_milp_lp_seconds(const struct rp_graph *g, enum rp_milp_engine engine)
+{
+	struct rp_checkmate_size sz;
+
+	rp_checkmate_size(g, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
+	    RP_MILP_STAGE_ROWS, &sz);
+	return rp_milp_lp_guess(engine, sz.nonzeros);
+}
+
 int
 rp_milp_would_build(const struct rp_graph *g, enum rp_milp_engine engine,
     double seconds)

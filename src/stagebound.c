@@ -521,3 +521,31 @@ rp_stage_bound_reached(double b, double cost)
 {
 	return cost <= b + 2 * SEARCH_SLACK * fmax(1, fabs(b));
 }
+
+/* The share of the time left that rp_stage_bound_kept may take, and the
+ * most it may take. */
+#define KEPT_SHARE 0.1
+#define KEPT_SECONDS 1.0
+
+double
+rp_stage_bound_kept(const struct rp_problem *pb, double deadline,
+    struct rp_stage_memo *sm)
+{
+	double now = rp_now(), until = now + KEPT_SECONDS, b;
+	int st, how, complete;
+
+	if (sm != NULL && sm->have && sm->budget == pb->budget)
+		return sm->value;
+	if (deadline > 0)
+		until = fmin(until, now + KEPT_SHARE * (deadline - now));
+	b = rp_stage_bound_lp(pb, until, &st, &how, &complete);
+	if (complete && sm != NULL) {
+		/* the run's bound takes it as it is */
+		sm->have = 1;
+		sm->budget = pb->budget;
+		sm->value = b;
+		sm->stage = st;
+		sm->lp = how;
+	}
+	return b;
+}

@@ -54,15 +54,23 @@ double rp_stage_bound(const struct rp_problem *pb, int *stage);
 double rp_stage_bound_lp(const struct rp_problem *pb, double deadline,
     int *stage, int *lp, int *complete);
 
-/* A stage bound computed during a run (by ilp) and kept for the run's own
- * bound, which then need not solve the same LPs again: valid for budget,
- * and only where it was complete. */
+/* A stage bound computed during a run (by lp-round or ilp) and kept for
+ * the run's own bound, which then need not solve the same LPs again:
+ * valid for budget, and only where it was complete. */
 struct rp_stage_memo {
 	int have;
 	int64_t budget;
 	double value;
 	int stage, lp;
 };
+
+/* rp_stage_bound_lp by a tenth of the time to deadline (<= 0: none), at
+ * most a second, for a strategy that looks whether a plan already costs
+ * what no frontier-advancing plan can beat (lp-round, ilp); the bound
+ * kept in sm (may be NULL) for pb's budget where there is one, and a
+ * bound computed in full kept there. */
+double rp_stage_bound_kept(const struct rp_problem *pb, double deadline,
+    struct rp_stage_memo *sm);
 
 /* The stages t in 0..n with bytes[t] > 0, most bytes first (the earlier
  * at a tie), into out (n entries); returns their count. The bounds try

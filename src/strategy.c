@@ -330,17 +330,6 @@ rp_result_at_baseline(const struct rp_problem *pb, const struct rp_result *r)
 	return r->status == RP_FITS && !rp_cost_less(pb->baseline, r->sim.cost);
 }
 
-const struct rp_result *
-rp_shared_at_baseline(const struct rp_problem *pb, const struct rp_ctx *ctx)
-{
-	int i;
-
-	for (i = 0; ctx->shared != NULL && i < ctx->shared->nresults; i++)
-		if (rp_result_at_baseline(pb, &ctx->shared->results[i]))
-			return &ctx->shared->results[i];
-	return NULL;
-}
-
 const char *
 rp_status_name(enum rp_status st)
 {

@@ -246,11 +246,6 @@ int rp_pick(const struct rp_result *res, int n);
  * recomputations of no cost), which no plan can beat. */
 int rp_result_at_baseline(const struct rp_problem *pb,
     const struct rp_result *r);
-/* The first of the results so far in ctx (its shared ones) that fits at
- * the baseline cost, or NULL: a strategy that only searches for a cheaper
- * plan than the others (lp-round, ilp) has nothing to find then. */
-const struct rp_result *rp_shared_at_baseline(const struct rp_problem *pb,
-    const struct rp_ctx *ctx);
 
 const char *rp_status_name(enum rp_status st);
 

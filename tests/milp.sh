@@ -165,4 +165,19 @@ if grep -q '^lp-round,no plan,.*"not run: the plan of chain-dp fits at the basel
 else
 	fail "a plan at the baseline cost: $(grep '^\(lp-round\|ilp\),' "$TMP/r.csv")"
 fi
+
+# Nor where a plan costs no more than the stage memory bound, which no
+# frontier-advancing plan beats: chain-dp's plan of the ResNet-18 export
+# at 90% (1.0154x, the bound 1.0186x); lp-round took its 10 s there and
+# found no plan. Its bound is the stage bound.
+"$RP" --graph "$SRC/tests/data/resnet18-b8-s128.xml" --budget 90% \
+    -s chain-dp,lp-round -t 10 -f csv >"$TMP/r.csv" 2>"$TMP/err"
+if grep -q '^lp-round,no plan,.*"not run: the plan of chain-dp costs no more than the stage memory bound' "$TMP/r.csv" &&
+    [ "$(field "lower bound" 10)" = "frontier-advancing plans" ] &&
+    awk -F, '$1 == "chain-dp" { c = $3 } $1 == "lower bound" { b = $3 }
+        END { exit !(c > 0 && c <= b) }' "$TMP/r.csv"; then
+	pass "a plan at the stage memory bound: no LP, and the note says so"
+else
+	fail "a plan at the stage memory bound: $(cat "$TMP/r.csv")"
+fi
 finish
