@@ -446,8 +446,9 @@ main(void)
 					    opt_cost == HUGE_VAL);
 					CHECK(isinf(r.bound) ||
 					    opt_cost != HUGE_VAL ||
-					    strstr(r.note, "MILP cannot do "
-					    "better and was not built") != NULL);
+					    (r.note != NULL && strstr(r.note,
+					    "MILP cannot do better and was not "
+					    "built") != NULL));
 				}
 				rp_result_destroy(&r);
 			}
