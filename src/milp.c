@@ -86,10 +86,11 @@ rp_milp_lp_guess(enum rp_milp_engine engine, long nonzeros)
 #define LP_GUESS_SLACK 4
 
 /* Whether the model of g may be built for a search of seconds; where not,
- * *cause (when cause is not NULL) says why. */
+ * *cause (when cause is not NULL) says why. Where it may, *lp_s (when not
+ * NULL) is the guess of its LP relaxation's seconds. */
 static int
 milp_within(const struct rp_graph *g, enum rp_milp_engine engine,
-    double seconds, char **cause)
+    double seconds, char **cause, double *lp_s)
 {
 	struct rp_checkmate_size sz;
 	double guess;
@@ -124,31 +125,32 @@ milp_within(const struct rp_graph *g, enum rp_milp_engine engine,
 			    seconds);
 		return 0;
 	}
+	if (lp_s != NULL)
+		*lp_s = guess;
 	return 1;
 }
 
 double
-rp_milp_lp_seconds(const struct rp_graph *g, enum rp_milp_engine engine)
+rp_milp_lp_seconds(const struct rp_graph *g, enum rp_milp_engine engine,
+    double seconds)
 {
-	struct rp_checkmate_size sz;
+	double lp_s;
 
-	rp_checkmate_size(g, RP_MILP_REDUCE | RP_MILP_SPLIT_FREE |
-	    RP_MILP_STAGE_ROWS, &sz);
-	return rp_milp_lp_guess(engine, sz.nonzeros);
+	return milp_within(g, engine, seconds, NULL, &lp_s) ? lp_s : -1;
 }
 
 int
 rp_milp_would_build(const struct rp_graph *g, enum rp_milp_engine engine,
     double seconds)
 {
-	return milp_within(g, engine, seconds, NULL);
+	return milp_within(g, engine, seconds, NULL, NULL);
 }
 
 struct rp_milp *
 rp_milp_build_within(const struct rp_graph *g, int64_t budget,
     enum rp_milp_engine engine, double seconds, char **cause)
 {
-	if (!milp_within(g, engine, seconds, cause))
+	if (!milp_within(g, engine, seconds, cause, NULL))
 		return NULL;
 	return rp_milp_build(g, budget, cause);
 }

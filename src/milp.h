@@ -65,8 +65,10 @@ int rp_milp_would_build(const struct rp_graph *g, enum rp_milp_engine engine,
  * 0.3-2 s at 70k nonzeros, 5-15 s at 330k, 256 s to over 900 s at 1.8M;
  * Clp about 4 times faster): 15 s x (nonzeros / 330k)^2.2 for GLPK. */
 double rp_milp_lp_guess(enum rp_milp_engine engine, long nonzeros);
-/* rp_milp_lp_guess for the model of g (its size counted, O(n^2)). */
-double rp_milp_lp_seconds(const struct rp_graph *g, enum rp_milp_engine engine);
+/* rp_milp_lp_guess for the model of g (its size counted, O(n^2)) where
+ * rp_milp_would_build would build it for seconds, else -1. */
+double rp_milp_lp_seconds(const struct rp_graph *g, enum rp_milp_engine engine,
+    double seconds);
 void rp_milp_free(struct rp_milp *m);
 
 void rp_milp_stats(const struct rp_milp *m, struct rp_milp_stats *st);
