@@ -5,7 +5,10 @@
 # where only the parent-death signal ends it, is tests/unit/test_worker's
 # last case.)
 . "${top_srcdir:-.}/tests/lib.sh"
-G=$SRC/graphs/unet-b2-s128-c2.xml
+# ilp's MILP search runs in a worker child to the time limit on unet-3 at
+# 70% (on unet-b2-s128-c2 at 90%, reorder's plan, which ilp starts from,
+# may cost the baseline, and then no model is built).
+G=$SRC/graphs/unet-3.xml
 L=$SRC/graphs/linear-8.xml
 
 # gone PID: the process has ended (it may wait, a zombie, for its new
@@ -36,7 +39,7 @@ fi
 for sig in TERM INT HUP KILL; do
 	[ "$sig" = INT ] && [ -z "$dflt" ] && continue
 	# The MILP search runs in a worker child for most of the minute.
-	$dflt "$RP" --graph "$G" --budget 90% -s ilp -t 60 >/dev/null 2>&1 &
+	$dflt "$RP" --graph "$G" --budget 70% -s ilp -t 60 >/dev/null 2>&1 &
 	pid=$!
 	child=
 	i=0
