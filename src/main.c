@@ -245,6 +245,7 @@ check_plan(const struct rp_problem *pb, const char *path, enum rp_format fmt)
 	}
 	rc = pb->has_budget && !rp_fits(pb, s.peak) ? EXIT_NOFIT : EXIT_OK;
 	rp_report_check(stdout, fmt, pb, path, &s);
+	fflush(stdout);	/* before any message on stderr */
 	rp_sim_destroy(&s);
 	rp_plan_destroy(&p);
 	return rc;
@@ -341,6 +342,7 @@ milp_files(const struct rp_problem *pb, const char *graph, const char *mps,
 		} else {
 			rp_report_check(output != NULL && strcmp(output, "-") == 0 ?
 			    stderr : stdout, fmt, pb, sol, &s);
+			fflush(stdout);
 			rc = rp_fits(pb, s.peak) ? EXIT_OK : EXIT_NOFIT;
 			if (rc == EXIT_OK && output != NULL)
 				rc = write_plan_or_say(output, graph, pb,
@@ -1029,6 +1031,7 @@ plan(const struct cli *c, const struct rp_problem *pb,
 	picked = rp_pick(res, n);
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
 	rp_report(rep, c->fmt, pb, res, n, picked, &lb);
+	fflush(rep);	/* the report before the messages after it */
 	if (picked < 0 && report_says_all(c)) {
 		rc = failed ? EXIT_INTERNAL : EXIT_NOFIT;
 	} else if (picked < 0) {
@@ -1107,6 +1110,7 @@ below_min(const struct cli *c, const struct rp_problem *pb,
 		lb.stage = lb.any_node = -1;
 		rp_report(c->output != NULL && strcmp(c->output, "-") == 0 ?
 		    stderr : stdout, c->fmt, pb, res, n, -1, &lb);
+		fflush(stdout);
 		for (i = 0; i < n; i++)
 			rp_result_destroy(&res[i]);
 		free(res);
@@ -1279,6 +1283,7 @@ sweep(const struct cli *c, const struct rp_problem *pb,
 	}
 	tty_clear();
 	rp_report_sweep(stdout, c->fmt, pb, &sw);
+	fflush(stdout);
 	for (i = 0; i < sw.nrows; i++) {
 		any |= sw.rows[i].picked >= 0;
 		failed |= sw.rows[i].failed;
@@ -1379,6 +1384,7 @@ budget_min(const struct cli *c, const struct rp_problem *pb,
 	tty_clear();
 	rep = c->output != NULL && strcmp(c->output, "-") == 0 ? stderr : stdout;
 	rp_report_min(rep, c->fmt, pb, strats, m, n, lowest);
+	fflush(rep);
 	if (lowest < 0) {
 		fprintf(stderr, "%s: no strategy finds a plan, even at the "
 		    "checkpoint-all peak\n", progname);

@@ -287,6 +287,14 @@ expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan 
 # (the node that failed is a recomputation for the one the program was at)
 grep -q "lru: thrashing: cost passed 3x the baseline at 'f0' (recomputed for 'g8')" "$TMP/stdout" &&
     grep -q "^dtr  *no plan" "$TMP/stdout" && pass "thrashing is reported in the table, with the node the program was at" || fail "thrashing is not reported in the table"
+# Both streams into one file (2>&1 into a pipe or a log): the report
+# first, the line saying why no plan fits after it, not inside it.
+"$RP" --graph ../../graphs/linear-16.xml --budget 20% --strategy dtr \
+    --dtr-heuristic lru >"$TMP/both" 2>&1
+[ "$(tail -n 1 "$TMP/both")" = "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 3 B (3 bytes: node 'g15' with its inputs, output and workspace)" ] &&
+    head -n 1 "$TMP/both" | grep -q '^graph ' &&
+    pass "2>&1: the report, then the line on standard error" ||
+    fail "2>&1: the message is not after the report: $(head -n 2 "$TMP/both")"
 expect 1 "remat-plan: no strategy fits the budget; the smallest budget any plan could need is 59.0 MiB (61865984 bytes: node 'grad_dec0_cat' with its inputs, output and workspace)" \
 	--graph ../../graphs/unet-3.xml --budget 60% --strategy dtr --dtr-heuristic lru --dtr-eager
 grep -q "lru: out of memory: 'grad_dec0_relu2' with its locked inputs does not fit (recomputed for 'grad_enc0_relu2')" "$TMP/stdout" &&
