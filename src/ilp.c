@@ -153,30 +153,27 @@ seeds_reach_bound(const struct rp_problem *pb, const struct seed_results *sr,
     double deadline, struct rp_stage_memo *sm, double *sb,
     const struct rp_strategy **from)
 {
-	double cheapest = HUGE_VAL;
+	const struct rp_result *best = NULL;
 	int k;
 
 	*sb = pb->baseline;
 	*from = NULL;
-	/* the first at the baseline cost: no plan is cheaper */
+	/* the cheapest, by rp_pick's rule (on a tie in cost, the lower
+	 * peak, then the earlier) */
 	for (k = 0; k < (int)NSEEDS; k++)
-		if (rp_result_at_baseline(pb, sr->r[k])) {
-			*from = seeds[k];
-			return 1;
-		}
-	/* the cheapest, the earlier where they cost the same but for
-	 * rounding */
-	for (k = 0; k < (int)NSEEDS; k++)
-		if (sr->r[k]->status == RP_FITS && (cheapest == HUGE_VAL ||
-		    rp_cost_less(sr->r[k]->sim.cost, cheapest))) {
-			cheapest = sr->r[k]->sim.cost;
+		if (sr->r[k]->status == RP_FITS && (best == NULL ||
+		    rp_plan_better(sr->r[k]->sim.cost, sr->r[k]->sim.peak,
+		    best->sim.cost, best->sim.peak))) {
+			best = sr->r[k];
 			*from = seeds[k];
 		}
-	if (cheapest == HUGE_VAL)
+	if (best == NULL)
 		return 0;
+	if (rp_result_at_baseline(pb, best))
+		return 1;	/* no plan is cheaper */
 	*sb = rp_stage_bound_kept(pb, deadline, sm);
 	return isfinite(*sb) && *sb > pb->baseline &&
-	    rp_stage_bound_reached(*sb, cheapest);
+	    rp_stage_bound_reached(*sb, best->sim.cost);
 }
 
 static int

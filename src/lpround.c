@@ -634,21 +634,15 @@ out:
  * of its plans can. */
 #define SKIP_LP_SECONDS 1.0
 
-/* The cheapest plan that fits among ctx's results so far (the earlier
- * where they cost the same but for rounding), or NULL. */
+/* The plan the run would pick among ctx's results so far (rp_pick), or
+ * NULL. */
 static const struct rp_result *
 cheapest_so_far(const struct rp_ctx *ctx)
 {
-	const struct rp_result *best = NULL;
-	int i;
+	int i = ctx->shared != NULL ? rp_pick(ctx->shared->results,
+	    ctx->shared->nresults) : -1;
 
-	for (i = 0; ctx->shared != NULL && i < ctx->shared->nresults; i++) {
-		const struct rp_result *r = &ctx->shared->results[i];
-		if (r->status == RP_FITS && (best == NULL ||
-		    rp_cost_less(r->sim.cost, best->sim.cost)))
-			best = r;
-	}
-	return best;
+	return i >= 0 ? &ctx->shared->results[i] : NULL;
 }
 
 static int
