@@ -462,6 +462,33 @@ class Masked(nn.Module):
     def forward(self, x):
         h = self.lin(x)
         return h[h > 0].sum().expand(x.shape[0], 4)
+
+
+class DictOut(nn.Module):
+    """Per-pixel logits in a dict, as torchvision's segmentation models
+    return them ('out', beside an auxiliary head's 'aux')."""
+
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.ModuleList(nn.Conv2d(3 if i == 0 else 8, 8, 3,
+                                             padding=1) for i in range(3))
+        self.head = nn.Conv2d(8, 4, 1)
+
+    def forward(self, x):
+        for conv in self.convs:
+            x = torch.relu(conv(x))
+        return {'out': self.head(x), 'aux': x}
+
+
+class DictNoLogits(nn.Module):
+    """A dict with no logits in it."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return {'scores': self.lin(x)}
 EOF
 cd "$TMP"       # --module imports from the current directory
 mistake "data-dependent control flow" "$EXPORT" --module usermodels:Branchy \
@@ -477,7 +504,7 @@ mistake "boolean-mask indexing" "$EXPORT" --module usermodels:Masked \
 # torch.utils.checkpoint (both failed to trace), and tensors kept as plain
 # attributes (--shapes-only failed) make the whole round trip too.
 for spec in Consts:4,8:90 Recurrent:4,12,8:80 Tied:4,8:100 Frozen:4,3,8,8:100 \
-    Checkpointed:4,8:100 PlainAttr:4,8:100; do
+    Checkpointed:4,8:100 PlainAttr:4,8:100 DictOut:2,3,16,16:80; do
 	cls=${spec%%:*}
 	shape=${spec#*:}
 	pct=${shape#*:}
@@ -498,6 +525,17 @@ for spec in Consts:4,8:90 Recurrent:4,12,8:80 Tied:4,8:100 Frozen:4,3,8,8:100 \
 	    "$(sed -n 's/.*budget="\([0-9]*\)".*/\1/p' "$TMP/$cls-plan.xml" | head -1)" \
 	    "remat-exec: $(tail -1 "$TMP/err")"
 done
+# torchvision's segmentation models (logits per pixel in a dict, an
+# untrained backbone: nothing to download), here on fake tensors.
+"$PY" "$EXPORT" --model lraspp_mobilenet_v3_large --batch 2 --size 32 \
+    --num-classes 3 --shapes-only --cost-model roofline:a100 \
+    -o "$TMP/lraspp.xml" >/dev/null 2>"$TMP/err" &&
+    "$RP" --graph "$TMP/lraspp.xml" --info | grep -q '^graph lraspp_mobilenet_v3_large-b2-s32: ' &&
+    pass "a torchvision segmentation model (LR-ASPP) exports" ||
+    fail "LR-ASPP: $(tail -1 "$TMP/err")"
+mistake "a dict of outputs without logits" "$EXPORT" --module usermodels:DictNoLogits \
+    --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
+said "a dict of outputs without logits: its keys named" "returns a dict without a tensor of logits as 'out' or 'logits' (keys: scores)"
 mistake "a module that reads a parameter past functional_call" "$EXPORT" \
     --module usermodels:Cached --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
 said "a module that reads a parameter past functional_call: said so" "reads lin.weight of the model directly"

@@ -154,7 +154,8 @@ def add_model_options(parser, description=None, batch=True):
     refuses it)."""
     g = parser.add_argument_group('model', description)
     g.add_argument('--model', metavar='NAME',
-                   help='torchvision model (resnet50, vgg16, vit_b_16, ...) or a '
+                   help='torchvision classification or segmentation model '
+                        '(resnet50, vit_b_16, fcn_resnet50, ...) or a '
                         'built-in model: ' + ', '.join(BUILTIN_MODELS))
     g.add_argument('--module', metavar='PKG.MOD:CLASS',
                    help='a model class of your own, constructed with no '

@@ -1,10 +1,12 @@
 """The models a spec names: the built-in small test models, torchvision's
-classification models and a class of the user's own (--module)."""
+classification and segmentation models and a class of the user's own
+(--module)."""
 
 import importlib
 import math
 import os
 import sys
+from collections.abc import Mapping
 
 import torch
 import torch.nn as nn
@@ -202,24 +204,37 @@ def _user_module(spec):
         raise UserError('%s() failed: %s' % (spec.module, first_line(e)))
 
 
+def _segmentation(name):
+    """Whether name is a torchvision semantic segmentation model (FCN,
+    DeepLabV3, LR-ASPP: a class per pixel)."""
+    import torchvision
+    return name in torchvision.models.list_models(
+        module=torchvision.models.segmentation)
+
+
 def unknown_model(name):
     """Why name is no model (None where it is one): neither built in nor a
-    torchvision classification model."""
+    torchvision classification or segmentation model."""
     import torchvision
     if name in BUILTIN_MODELS or name in torchvision.models.list_models(
-            module=torchvision.models):
+            module=torchvision.models) or _segmentation(name):
         return None
-    return ('not a torchvision classification model nor one of %s'
-            % ', '.join(BUILTIN_MODELS))
+    return ('not a torchvision classification or segmentation model nor '
+            'one of %s' % ', '.join(BUILTIN_MODELS))
 
 
 def _torchvision(spec):
-    """An untrained torchvision classification model."""
+    """An untrained torchvision classification or segmentation model."""
     import torchvision
     why = unknown_model(spec.model)
     if why:
         raise UserError('unknown model %r: %s' % (spec.model, why))
     kwargs = {'weights': None}
+    if _segmentation(spec.model):
+        # untrained backbone too (its default is ImageNet weights, a
+        # download), and no auxiliary head: the step trains 'out' alone
+        kwargs['weights_backbone'] = None
+        kwargs['aux_loss'] = False
     if spec.num_classes is not None:
         kwargs['num_classes'] = spec.num_classes
     if spec.model.startswith('vit_'):
@@ -247,9 +262,17 @@ def construct(spec):
 
 def logits(out):
     """The logits of a model's output: models returning a named tuple
-    (InceptionOutputs, ...) give them as .logits."""
+    (InceptionOutputs, ...) give them as .logits, torchvision's
+    segmentation models a dict with them as 'out'."""
     if isinstance(out, torch.Tensor):
         return out
     if hasattr(out, 'logits'):
         return out.logits
+    if isinstance(out, Mapping):
+        for key in ('out', 'logits'):
+            if isinstance(out.get(key), torch.Tensor):
+                return out[key]
+        raise UserError('the model returns a %s without a tensor of logits '
+                        "as 'out' or 'logits' (keys: %s)" % (
+                            type(out).__name__, ', '.join(map(str, out))))
     raise UserError('the model returns %s, not a tensor of logits' % type(out).__name__)
