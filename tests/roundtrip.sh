@@ -271,6 +271,10 @@ said() {
 }
 mistake "unknown model" "$EXPORT" --model no-such-model -o "$TMP/x.xml"
 mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/x.xml"
+# torchvision's own checks of a model's arguments (a traceback before)
+mistake "a ViT at a size its patches do not divide" "$EXPORT" --model vit_b_16 \
+    --size 20 -o "$TMP/x.xml"
+said "a ViT at a size its patches do not divide: said so" "^remat-export: torchvision cannot build vit_b_16 at --size 20: Input shape indivisible by patch size!$"
 # An output that cannot be written is found before the tracing, also
 # through a symbolic link; an empty name is a usage error.
 ln -s no/such/x.xml "$TMP/dangling.xml"

@@ -242,7 +242,15 @@ def _torchvision(spec):
     if spec.model in ('inception_v3', 'googlenet'):
         kwargs['aux_logits'] = False
         kwargs['init_weights'] = True
-    return torchvision.models.get_model(spec.model, **kwargs)
+    try:
+        return torchvision.models.get_model(spec.model, **kwargs)
+    except Exception as e:
+        # its own checks of the arguments (ViT: a --size that its patch
+        # size does not divide), an assertion without a message too
+        raise UserError('torchvision cannot build %s%s: %s' % (
+            spec.model, ' at --size %d' % spec.size
+            if spec.model.startswith('vit_') else '',
+            first_line(e) or type(e).__name__))
 
 
 def construct(spec):
