@@ -274,7 +274,7 @@ mistake "unwritable output" "$EXPORT" --model mlp --size 8 -o "$TMP/no/such/dir/
 # torchvision's own checks of a model's arguments (a traceback before)
 mistake "a ViT at a size its patches do not divide" "$EXPORT" --model vit_b_16 \
     --size 20 -o "$TMP/x.xml"
-said "a ViT at a size its patches do not divide: said so" "^remat-export: torchvision cannot build vit_b_16 at --size 20: Input shape indivisible by patch size!$"
+said "a ViT at a size its patches do not divide: said so" "^remat-export: torchvision cannot build vit_b_16 for images of 20x20: Input shape indivisible by patch size!$"
 # An output that cannot be written is found before the tracing, also
 # through a symbolic link; an empty name is a usage error.
 ln -s no/such/x.xml "$TMP/dangling.xml"
@@ -537,6 +537,37 @@ done
     "$RP" --graph "$TMP/lraspp.xml" --info | grep -q '^graph lraspp_mobilenet_v3_large-b2-s32: ' &&
     pass "a torchvision segmentation model (LR-ASPP) exports" ||
     fail "LR-ASPP: $(tail -1 "$TMP/err")"
+# A torchvision model's input given whole: images that are not square,
+# recorded in the graph without a size, from which remat-exec rebuilds
+# the step; a video model's clips (B,3,T,H,W), here on fake tensors.
+"$PY" "$EXPORT" --model resnet18 --input-shape 2,3,32,48 --num-classes 4 \
+    --repeat 1 -o "$TMP/rect.xml" >/dev/null 2>"$TMP/err" &&
+    "$RP" --graph "$TMP/rect.xml" --budget 100% -s checkpoint-all \
+    -o "$TMP/rect-plan.xml" >/dev/null 2>&1 &&
+    "$PY" "$EXEC" --graph "$TMP/rect.xml" --plan "$TMP/rect-plan.xml" \
+    --repeat 1 2>"$TMP/err" | grep -q '^OK: gradients identical' &&
+    grep -q '<data key="name">resnet18-2x3x32x48</data>' "$TMP/rect.xml" &&
+    ! grep -q '<data key="size">' "$TMP/rect.xml" &&
+    pass "ResNet-18 on 32x48 images (--input-shape): exported, replayed exactly" ||
+    fail "ResNet-18 on 32x48 images: $(tail -1 "$TMP/err")"
+"$PY" "$EXPORT" --model mc3_18 --input-shape 1,3,4,32,32 --num-classes 4 \
+    --shapes-only --cost-model roofline:a100 -o "$TMP/clip.xml" >/dev/null 2>"$TMP/err" &&
+    "$RP" --graph "$TMP/clip.xml" --info | grep -q '^graph mc3_18-1x3x4x32x32: ' &&
+    pass "a torchvision video model (MC3-18) exports" ||
+    fail "MC3-18: $(tail -1 "$TMP/err")"
+mistake "a video model without its clips' shape" "$EXPORT" --model mc3_18 \
+    --batch 2 --size 32 -o "$TMP/x.xml"
+said "a video model without its clips' shape: said so" "^remat-export: mc3_18 takes a batch of clips: give --input-shape B,3,T,H,W$"
+mistake "clips for an image model" "$EXPORT" --model resnet18 \
+    --input-shape 2,3,4,32,32 -o "$TMP/x.xml"
+said "clips for an image model: said so" "^remat-export: resnet18 takes a batch of images: give --input-shape B,3,H,W$"
+mistake "a ViT on images that are not square" "$EXPORT" --model vit_b_16 \
+    --input-shape 2,3,32,48 -o "$TMP/x.xml"
+said "a ViT on images that are not square: said so" "^remat-export: vit_b_16 takes square images only, not 32x48$"
+mistake "--input-shape with --size" "$EXPORT" --model resnet18 \
+    --input-shape 2,3,32,48 --size 32 -o "$TMP/x.xml"
+[ "$rc" = 2 ] && pass "--input-shape with --size: status 2" ||
+    fail "--input-shape with --size: status $rc"
 mistake "a dict of outputs without logits" "$EXPORT" --module usermodels:DictNoLogits \
     --input-shape 4,8 --num-classes 4 -o "$TMP/x.xml"
 said "a dict of outputs without logits: its keys named" "returns a dict without a tensor of logits as 'out' or 'logits' (keys: scores)"
@@ -858,8 +889,8 @@ done
     fail "remat-maxbatch without a model: $(cat "$TMP/err")"
 "$PY" "$MAXB" --model mlp --size 8 --input-shape 2,3,8,8 --budget 4M --remat-plan "$RP" \
     >/dev/null 2>"$TMP/err"
-[ $? = 2 ] && grep -q "^remat-maxbatch: --input-shape goes with --module; a --model takes --size" "$TMP/err" &&
-    pass "remat-maxbatch: --input-shape with --model, told to use --size" ||
+[ $? = 2 ] && grep -q "^remat-maxbatch: --input-shape takes the place of --size (its batch dimension is what is searched)" "$TMP/err" &&
+    pass "remat-maxbatch: --input-shape with --size, told they do not go together" ||
     fail "remat-maxbatch --model --input-shape: $(cat "$TMP/err")"
 touch "$TMP/a-file"
 "$PY" "$MAXB" --model smallcnn --budget 1G --keep "$TMP/a-file" --remat-plan "$RP" \
@@ -972,8 +1003,8 @@ broken_torch 2 "$MAXB" --model mlp --size 16 --budget 1M --time-limit 1 \
 # remat-export: options that do not go together are usage errors (2), and
 # the graph is never written over the source of the model class.
 "$PY" "$EXPORT" --model smallcnn --input-shape 2,3,16,16 -o "$TMP/x.xml" 2>"$TMP/err"
-[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-export: --input-shape goes with --module; use --batch and --size (see --help)" ] &&
-    pass "remat-export: --input-shape without --module is a usage error" ||
+[ $? = 2 ] && [ "$(cat "$TMP/err")" = "remat-export: --input-shape goes with --module or a torchvision model; smallcnn takes --batch and --size (see --help)" ] &&
+    pass "remat-export: --input-shape for a built-in model is a usage error" ||
     fail "remat-export --input-shape with --model: $(tail -1 "$TMP/err")"
 mkdir -p "$TMP/own"
 printf 'import torch.nn as nn\nclass Net(nn.Sequential):\n    def __init__(self):\n        super().__init__(nn.Flatten(), nn.Linear(48, 10))\n' >"$TMP/own/ownnet.py"

@@ -166,7 +166,10 @@ def add_model_options(parser, description=None, batch=True):
                    help='input height and width: input is B x 3 x S x S '
                         '(default 32)')
     g.add_argument('--input-shape', type=_shape, metavar='SHAPE',
-                   help='full input shape with --module, e.g. 2,3,32,32')
+                   help='full input shape, batch first: with --module (e.g. '
+                        '2,3,32,32), or with a torchvision --model instead of '
+                        '--batch and --size (B,3,H,W: images that are not '
+                        'square; B,3,T,H,W: a video model)')
     g.add_argument('--num-classes', type=_positive, metavar='K',
                    help='number of classes (default: 10 for the built-in '
                         "models, 64 for gpt (its vocabulary), the torchvision "
@@ -290,9 +293,18 @@ def spec_from_args(args, recorded=None, source=None, lines=None):
         if spec.input_shape is None or spec.num_classes is None:
             raise UsageError('--module needs --input-shape and --num-classes')
         spec.batch = spec.input_shape[0]
+    elif args.input_shape or (args.batch is None and args.size is None and
+                              'input_shape' in rec and 'size' not in rec):
+        # a torchvision model's input given whole (a graph records it
+        # so, without a size)
+        if args.batch or args.size:
+            raise UsageError('--input-shape takes the place of --batch and --size')
+        if model in BUILTIN_MODELS:
+            raise UsageError('--input-shape goes with --module or a torchvision '
+                             'model; %s takes --batch and --size' % model)
+        spec.input_shape = pick(args.input_shape, 'input_shape', _shape, None)
+        spec.batch = spec.input_shape[0]
     else:
-        if args.input_shape:
-            raise UsageError('--input-shape goes with --module; use --batch and --size')
         spec.batch = pick(args.batch, 'batch', _positive, 2)
         spec.size = pick(args.size, 'size', _positive, 32)
     if spec.device == 'cuda':

@@ -212,15 +212,23 @@ def _segmentation(name):
         module=torchvision.models.segmentation)
 
 
+def _video(name):
+    """Whether name is a torchvision video classification model (input B x
+    3 x T x H x W)."""
+    import torchvision
+    return name in torchvision.models.list_models(
+        module=torchvision.models.video)
+
+
 def unknown_model(name):
     """Why name is no model (None where it is one): neither built in nor a
-    torchvision classification or segmentation model."""
+    torchvision classification, video or segmentation model."""
     import torchvision
     if name in BUILTIN_MODELS or name in torchvision.models.list_models(
-            module=torchvision.models) or _segmentation(name):
+            module=torchvision.models) or _segmentation(name) or _video(name):
         return None
-    return ('not a torchvision classification or segmentation model nor '
-            'one of %s' % ', '.join(BUILTIN_MODELS))
+    return ('not a torchvision classification, video or segmentation model '
+            'nor one of %s' % ', '.join(BUILTIN_MODELS))
 
 
 def _torchvision(spec):
@@ -229,6 +237,12 @@ def _torchvision(spec):
     why = unknown_model(spec.model)
     if why:
         raise UserError('unknown model %r: %s' % (spec.model, why))
+    shape = spec.shape()
+    if _video(spec.model) != (len(shape) == 5):
+        raise UserError(
+            '%s takes a batch of %s: give --input-shape B,3,%s' % (
+                spec.model, 'clips' if _video(spec.model) else 'images',
+                'T,H,W' if _video(spec.model) else 'H,W'))
     kwargs = {'weights': None}
     if _segmentation(spec.model):
         # untrained backbone too (its default is ImageNet weights, a
@@ -238,7 +252,10 @@ def _torchvision(spec):
     if spec.num_classes is not None:
         kwargs['num_classes'] = spec.num_classes
     if spec.model.startswith('vit_'):
-        kwargs['image_size'] = spec.size    # position embeddings depend on it
+        if shape[-1] != shape[-2]:
+            raise UserError('%s takes square images only, not %dx%d'
+                            % (spec.model, shape[-2], shape[-1]))
+        kwargs['image_size'] = shape[-1]    # position embeddings depend on it
     if spec.model in ('inception_v3', 'googlenet'):
         kwargs['aux_logits'] = False
         kwargs['init_weights'] = True
@@ -248,7 +265,7 @@ def _torchvision(spec):
         # its own checks of the arguments (ViT: a --size that its patch
         # size does not divide), an assertion without a message too
         raise UserError('torchvision cannot build %s%s: %s' % (
-            spec.model, ' at --size %d' % spec.size
+            spec.model, ' for images of %dx%d' % shape[-2:]
             if spec.model.startswith('vit_') else '',
             first_line(e) or type(e).__name__))
 

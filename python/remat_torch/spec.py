@@ -16,7 +16,8 @@ class ModelSpec:
     module: str = None         # 'pkg.mod:Class', instead of model
     batch: int = 2
     size: int = 32
-    input_shape: tuple = None  # with module: the full input shape
+    input_shape: tuple = None  # the full input shape: with module, or a
+    #                            torchvision model's instead of batch, size
     num_classes: int = None
     seed: int = 0
     device: str = 'cpu'
@@ -55,8 +56,8 @@ class ModelSpec:
 
     def name(self):
         """Short name for the graph: model, batch and input size."""
-        if self.module:
-            base = self.module.rsplit(':', 1)[-1]
+        if self.module or self.input_shape:
+            base = (self.module or self.model).rsplit(':', 1)[-1]
             name = '%s-%s' % (base, 'x'.join(map(str, self.shape())))
         else:
             name = '%s-b%d-s%d' % (self.model, self.batch, self.size)
@@ -74,7 +75,8 @@ class ModelSpec:
                  'torch_version': torch.__version__}
         if not self.module:
             attrs['batch'] = self.batch
-            attrs['size'] = self.size
+            if not self.input_shape:    # else the shape alone says it
+                attrs['size'] = self.size
         if self.num_classes is not None:
             attrs['num_classes'] = self.num_classes
         if self.coarsen:
