@@ -154,9 +154,9 @@ def add_model_options(parser, description=None, batch=True):
     refuses it)."""
     g = parser.add_argument_group('model', description)
     g.add_argument('--model', metavar='NAME',
-                   help='torchvision classification or segmentation model '
-                        '(resnet50, vit_b_16, fcn_resnet50, ...) or a '
-                        'built-in model: ' + ', '.join(BUILTIN_MODELS))
+                   help='torchvision classification, segmentation or video '
+                        'model (resnet50, vit_b_16, fcn_resnet50, r3d_18, ...) '
+                        'or a built-in model: ' + ', '.join(BUILTIN_MODELS))
     g.add_argument('--module', metavar='PKG.MOD:CLASS',
                    help='a model class of your own, constructed with no '
                         'arguments (needs --input-shape and --num-classes)')

@@ -1,6 +1,6 @@
 """The models a spec names: the built-in small test models, torchvision's
-classification and segmentation models and a class of the user's own
-(--module)."""
+classification, video and segmentation models and a class of the user's
+own (--module)."""
 
 import importlib
 import math
@@ -232,17 +232,18 @@ def unknown_model(name):
 
 
 def _torchvision(spec):
-    """An untrained torchvision classification or segmentation model."""
+    """An untrained torchvision classification, video or segmentation
+    model."""
     import torchvision
     why = unknown_model(spec.model)
     if why:
         raise UserError('unknown model %r: %s' % (spec.model, why))
-    shape = spec.shape()
-    if _video(spec.model) != (len(shape) == 5):
+    shape, video = spec.shape(), _video(spec.model)
+    if len(shape) != (5 if video else 4):
         raise UserError(
             '%s takes a batch of %s: give --input-shape B,3,%s' % (
-                spec.model, 'clips' if _video(spec.model) else 'images',
-                'T,H,W' if _video(spec.model) else 'H,W'))
+                spec.model, 'clips' if video else 'images',
+                'T,H,W' if video else 'H,W'))
     kwargs = {'weights': None}
     if _segmentation(spec.model):
         # untrained backbone too (its default is ImageNet weights, a
