@@ -892,6 +892,15 @@ done
 [ $? = 2 ] && grep -q "^remat-maxbatch: --input-shape takes the place of --size (its batch dimension is what is searched)" "$TMP/err" &&
     pass "remat-maxbatch: --input-shape with --size, told they do not go together" ||
     fail "remat-maxbatch --model --input-shape: $(cat "$TMP/err")"
+# A torchvision model's input given whole: its first dimension is the
+# batch searched, the rest kept (images that are not square here).
+"$PY" "$MAXB" --model resnet18 --input-shape 1,3,32,48 --budget 120M \
+    --max-batch 4 --time-limit 1 --strategy checkpoint-all --repeat 1 \
+    --format csv --keep "$TMP/mbshape" --remat-plan "$RP" >"$TMP/out" 2>"$TMP/err" &&
+    grep -q '^checkpoint-all,4,' "$TMP/out" &&
+    grep -q '<data key="name">resnet18-4x3x32x48</data>' "$TMP/mbshape/batch-4.xml" &&
+    pass "remat-maxbatch: --input-shape with a torchvision model searches its first dimension" ||
+    fail "remat-maxbatch --model resnet18 --input-shape: $(tail -1 "$TMP/err")"
 touch "$TMP/a-file"
 "$PY" "$MAXB" --model smallcnn --budget 1G --keep "$TMP/a-file" --remat-plan "$RP" \
     >/dev/null 2>"$TMP/err"
