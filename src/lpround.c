@@ -686,7 +686,7 @@ lp_round_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	}
 	/* A rounding kept by an earlier ilp needs no model. */
 	m = mm != NULL && mm->done ? NULL : rp_milp_build_within(pb->g,
-	    pb->budget, o != NULL ? o->solver : RP_MILP_GLPK, ctx->deadline > 0 ?
+	    pb->budget, engine, ctx->deadline > 0 ?
 	    fmax(ctx->deadline - rp_now(), 1e-3) : 0, &why);
 	if (m == NULL && why != NULL) {
 		*note = why;	/* too large for the model: no plan, said so */
