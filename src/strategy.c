@@ -225,6 +225,14 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 	for (i = 0; i < n; i++)
 		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
 			lb = res[i].bound;
+	/* The bound for every plan first, also where no strategy bounded
+	 * the cost (a run of heuristics only): it needs no LP, it holds for
+	 * frontier-advancing plans too, and its work is counted, so it takes
+	 * a fraction of a second where the stage bound's MILP can take all
+	 * the time left (DeepLabV3-ResNet50 at 30%, batch 4: 0.13 s against
+	 * 0.57 s; run after it, it had nothing left of the half second that
+	 * follows a run that used its whole limit). */
+	b->any = rp_cut_bound(pb, deadline, &b->any_node, &b->any_stopped);
 	if (!isnan(lb) && !isinf(lb)) {
 		if (sm != NULL && sm->have && sm->budget == pb->budget) {
 			sb = sm->value;
@@ -238,10 +246,6 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 			b->lp = lp;
 		}
 	}
-	/* The bound for every plan, also where no strategy bounded the cost
-	 * (a run of heuristics only): it needs no LP. It holds for
-	 * frontier-advancing plans too. */
-	b->any = rp_cut_bound(pb, deadline, &b->any_node, &b->any_stopped);
 	/* Where the two agree but for rounding (the cut bound takes 1e-9 of
 	 * the total off for its doubles' sake), the bound for every plan
 	 * stands for both: lowering a bound keeps it one, and the report
