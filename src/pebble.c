@@ -1689,6 +1689,7 @@ struct pstart {
 	struct rp_seq q;
 	double cost;		/* of q, kept up to date */
 	char *note;
+	int other;		/* the plan of a strategy run before */
 };
 struct pstarts {
 	struct pstart s[PEBBLE_STARTS];
@@ -1885,6 +1886,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	int v, j, wi, k, rc = 0, exact = 0, astar_timed_out = 0;
 	int beam_last[2] = { 0, 0 }, beam_rc[2] = { 0, 0 };
 	const struct rp_result *other = NULL;	/* cheapest fitting plan before */
+	char *unimproved = NULL;	/* for the note: other's plan, searched */
 	struct pstarts starts;
 
 	if (g->n > PEBBLE_MAX_NODES) {
@@ -2038,9 +2040,13 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			rp_seq_destroy(&q);
 		}
 	}
-	if (other != NULL)
+	if (other != NULL) {
+		int had = starts.n;
 		pstart_add(&starts, g, &other->plan, rp_xasprintf("the plan of "
 		    "%s", other->strategy->name));
+		if (starts.n > had)
+			starts.s[starts.n - 1].other = 1;
+	}
 	/* Unless A* found the cheapest plan of its form: each plan found
 	 * (pebble's weighted A*'s and beams', and the cheapest of the
 	 * strategies run before it), cheapest first, searched again window
@@ -2079,6 +2085,16 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			if (more > 0)
 				gains[top] += more;
 		}
+		/* another strategy's plan that the windows did not improve is
+		 * not offered (the row would show that strategy's plan), but
+		 * the note says it was searched */
+		for (si = 0; si < starts.n; si++)
+			if (starts.s[si].other && gains[si] <= 0)
+				unimproved = gains[si] == 0 ? rp_xasprintf("; its "
+				    "windows over %s made it no cheaper",
+				    starts.s[si].note) : rp_xasprintf("; its "
+				    "windows could not take %s as a path of their "
+				    "sets", starts.s[si].note);
 		for (si = 0; si < starts.n; si++)
 			if (gains[si] > 0) {
 				struct rp_plan p;
@@ -2126,7 +2142,13 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		    beam_end(beam_rc[0]), nb);
 		free(nb);
 	}
+	if (unimproved != NULL) {
+		char *n = rp_xasprintf("%s%s", *note, unimproved);
+		free(*note);
+		*note = n;
+	}
 out:
+	free(unimproved);
 	rp_best_destroy(&best);
 	pstart_free(&starts);
 	psearch_release(&ps);

@@ -195,6 +195,21 @@ same "pebble" "$TMP/l1.xml" 70% -s pebble
 fits "layered-100-1 at 60%, pebble" 2.6 "$TMP/l1.xml" 60% -s pebble -t 8
 fits "layered-100-1 at 58%, pebble" 2.6 "$TMP/l1.xml" 58% -s pebble -t 8
 
+# pebble's windows search the plan of a strategy run before it too; where
+# they make it no cheaper, pebble's row keeps its own plan and its note
+# says so (resnet-4 at 60%: peak-split's plan, 1.004x, unchanged by the
+# windows, which end by their count of work in a quarter of a second;
+# pebble's own 1.034x).
+out=$("$RP" --graph "$SRC/graphs/resnet-4.xml" --budget 60% \
+    -s peak-split,pebble -t 10 2>&1)
+if echo "$out" | grep -q "^  pebble: .*; its windows over the plan of peak-split made it no cheaper" &&
+    echo "$out" | grep -q "^pebble  *fits"; then
+	pass "pebble's note: the windows over another strategy's plan that gained nothing"
+else
+	fail "pebble's note does not say its windows made peak-split's plan no cheaper:
+$out"
+fi
+
 
 # The search over orders guided by the plan's cost: on the U-Net exported
 # at batch 2, coarsened, at 90%, moving single nodes (where the skip
