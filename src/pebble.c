@@ -2059,7 +2059,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 	if (!exact) {
 		double ld = ctx->deadline > 0 ? rp_now() + (ctx->deadline -
 		    rp_now()) * (1 - PEBBLE_FILL_SHARE) : 0;
-		int si, top = -1, gains[PEBBLE_STARTS];
+		int si, top = -1, gains[PEBBLE_STARTS], late[PEBBLE_STARTS];
 
 		pstart_sort(&starts);
 		/* each with the first effort, then the cheapest they gave with
@@ -2068,6 +2068,7 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			struct pstart *s = &starts.s[si];
 			double d = ld > 0 ? rp_now() + (ld - rp_now()) /
 			    (starts.n - si + 1) : 0;
+			late[si] = ld > 0 && rp_now() >= ld;	/* none ran */
 			gains[si] = plns(&ps, &s->q, d, PEBBLE_WINDOW_EXP,
 			    PEBBLE_WINDOW_EXP);
 			s->cost = pseq_cost(g, &s->q);
@@ -2090,11 +2091,13 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 		 * the note says it was searched */
 		for (si = 0; si < starts.n; si++)
 			if (starts.s[si].other && gains[si] <= 0)
-				unimproved = gains[si] == 0 ? rp_xasprintf("; its "
-				    "windows over %s made it no cheaper",
-				    starts.s[si].note) : rp_xasprintf("; its "
-				    "windows could not take %s as a path of their "
-				    "sets", starts.s[si].note);
+				unimproved = late[si] ? rp_xasprintf("; its "
+				    "windows had no time left for %s",
+				    starts.s[si].note) : gains[si] == 0 ?
+				    rp_xasprintf("; its windows over %s made it "
+				    "no cheaper", starts.s[si].note) :
+				    rp_xasprintf("; its windows could not take %s "
+				    "as a path of their sets", starts.s[si].note);
 		for (si = 0; si < starts.n; si++)
 			if (gains[si] > 0) {
 				struct rp_plan p;
