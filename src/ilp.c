@@ -198,6 +198,7 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 	    "MILP (CBC)" : "MILP";
 
 	rp_best_init(&best);
+	best.tie = 1;	/* its row: the plan the run would pick of those */
 	seeds_run(pb, ctx, &sr);
 	if (seeds_reach_bound(pb, &sr, deadline, ctx->shared != NULL ?
 	    ctx->shared->stage : NULL, &lpb, &from)) {

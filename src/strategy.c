@@ -179,6 +179,8 @@ rp_best_offer_tagged(struct rp_best *b, const struct rp_problem *pb,
 		better = 1;
 	else if (fits != b->fits)
 		better = fits;
+	else if (fits && b->tie)
+		better = rp_plan_better(sim.cost, sim.peak, b->cost, b->peak);
 	else if (fits)
 		better = sim.cost < b->cost ||
 		    (sim.cost == b->cost && sim.peak < b->peak);

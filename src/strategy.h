@@ -136,7 +136,10 @@ struct rp_result {
 };
 
 /* The best of a series of candidate plans: fitting beats not fitting, then
- * lower cost (when fitting) or lower peak (when not). */
+ * lower cost (when fitting) or lower peak (when not). With tie set, fitting
+ * plans are compared as rp_pick compares them (rp_plan_better: costs equal
+ * to RP_COST_TIE, the lower peak), so that a row made of other rows' plans
+ * shows the one the run would pick among them. */
 struct rp_best {
 	struct rp_plan plan;
 	int have, fits;
@@ -144,6 +147,7 @@ struct rp_best {
 	int64_t peak;
 	char *note;
 	int tag;		/* the caller's label for where it came from */
+	int tie;		/* set after rp_best_init, where wanted */
 };
 void rp_best_init(struct rp_best *b);
 void rp_best_destroy(struct rp_best *b);
