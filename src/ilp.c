@@ -284,6 +284,7 @@ ilp_run(const struct rp_problem *pb, const struct rp_ctx *ctx,
 		if (best.have && best.fits && best.cost == sol.obj) {
 			rp_best_destroy(&best);
 			rp_best_init(&best);
+			best.tie = 1;
 		}
 		if (rp_best_offer_tagged(&best, pb, &p, rp_xstrdup("MILP solution"),
 		    FROM_MILP, cause) != 0)
