@@ -217,7 +217,7 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
     int n, double deadline, const struct rp_stage_memo *sm, struct rp_bound *b)
 {
 	double lb = NAN, sb, now;
-	int i, st, lp, stage;
+	int i, st, lp;
 
 	b->stage = -1;
 	b->lp = 0;
@@ -227,34 +227,33 @@ rp_results_bound(const struct rp_problem *pb, const struct rp_result *res,
 	for (i = 0; i < n; i++)
 		if (!isnan(res[i].bound) && (isnan(lb) || res[i].bound > lb))
 			lb = res[i].bound;
-	/* The bound for every plan first, also where no strategy bounded
-	 * the cost (a run of heuristics only): it needs no LP, it holds for
-	 * frontier-advancing plans too, and its work is counted, so it often
-	 * takes a fraction of a second where the stage bound's MILP can take
-	 * all the time left (DeepLabV3-ResNet50 at 30%, batch 4: 0.13 s
-	 * against 0.57 s; run after it, it had nothing left of the half
-	 * second that follows a run that used its whole limit). Where the
-	 * stage bound is still to be computed, the cut bound has half of the
-	 * time left at most, and the stage bound the rest (on 10,000 nodes
-	 * the cuts alone would take all of it). */
-	stage = !isnan(lb) && !isinf(lb) && !(sm != NULL && sm->have &&
-	    sm->budget == pb->budget);
-	now = rp_now();
-	b->any = rp_cut_bound(pb, stage && deadline > now ? now + (deadline -
-	    now) / 2 : deadline, &b->any_node, &b->any_stopped);
+	/* The stage bound first, with half of the time left at most, then
+	 * the bound for every plan (also where no strategy bounded the cost:
+	 * a run of heuristics only) with the rest: it needs no LP, it holds
+	 * for frontier-advancing plans too, and its work is counted, so it
+	 * often takes a fraction of a second where the stage bound's MILP
+	 * can take all the time left (DeepLabV3-ResNet50 at 30%, batch 4:
+	 * 0.13 s against 0.57 s; after the MILP it had nothing left of the
+	 * half second that follows a run that used its whole limit). Where
+	 * the stage bound is quick (it skips the LPs of large graphs), the
+	 * cuts have nearly all of it (on 10,000 nodes they take seconds). */
 	if (!isnan(lb) && !isinf(lb)) {
-		if (!stage) {
+		if (sm != NULL && sm->have && sm->budget == pb->budget) {
 			sb = sm->value;
 			st = sm->stage;
 			lp = sm->lp;
-		} else
-			sb = rp_stage_bound_lp(pb, deadline, &st, &lp, NULL);
+		} else {
+			now = rp_now();
+			sb = rp_stage_bound_lp(pb, deadline > now ? now +
+			    (deadline - now) / 2 : deadline, &st, &lp, NULL);
+		}
 		if (sb > lb && st >= 0) {
 			lb = sb;
 			b->stage = st;
 			b->lp = lp;
 		}
 	}
+	b->any = rp_cut_bound(pb, deadline, &b->any_node, &b->any_stopped);
 	/* Where the two agree but for rounding (the cut bound takes 1e-9 of
 	 * the total off for its doubles' sake), the bound for every plan
 	 * stands for both: lowering a bound keeps it one, and the report
