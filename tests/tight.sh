@@ -244,8 +244,9 @@ fi
 # of an LP, which was not solved here: its model is too large). A run of
 # one strategy that used its limit leaves the bounds a tenth of it: -t 3,
 # so that the stage bound, which runs first with half of that at most,
-# is a stage's MILP in a sanitized build under load too (there the bound
-# for every plan, after it, is cut short; here both take 0.3 s).
+# is a stage's (its LP's or its MILP's) in a sanitized build under load
+# too (there the bound for every plan, after it, is cut short; here,
+# unloaded, both take 0.3 s).
 out=$("$RP" --graph "$TMP/l250.xml" --budget 60% -s ilp -t 3 2>&1)
 rc=$?
 if [ "$rc" -eq 1 ] && echo "$out" | grep -q "^no strategy fits the budget; \
