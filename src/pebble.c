@@ -2086,33 +2086,38 @@ pebble_pass(const struct rp_problem *prob, const struct rp_ctx *ctx,
 			if (more > 0)
 				gains[top] += more;
 		}
-		/* another strategy's plan that the windows did not improve is
-		 * not offered (the row would show that strategy's plan), but
-		 * the note says it was searched */
-		for (si = 0; si < starts.n; si++)
-			if (starts.s[si].other && gains[si] <= 0)
-				unimproved = late[si] ? rp_xasprintf("; its "
-				    "windows had no time left for %s",
-				    starts.s[si].note) : gains[si] == 0 ?
-				    rp_xasprintf("; its windows over %s made it "
-				    "no cheaper", starts.s[si].note) :
-				    rp_xasprintf("; its windows could not take %s "
-				    "as a path of their sets", starts.s[si].note);
-		for (si = 0; si < starts.n; si++)
-			if (gains[si] > 0) {
-				struct rp_plan p;
-				rp_plan_init(&p);
-				rp_plan_from_seq(g, starts.s[si].q.node,
-				    starts.s[si].q.len, &p);
-				if (rp_best_offer(&best, prob, &p, rp_xasprintf(
-				    "%s, then %d window%s of its steps searched "
-				    "again by A* for a cheaper way through",
-				    starts.s[si].note, gains[si], gains[si] == 1 ?
-				    "" : "s"), cause) != 0) {
-					rc = -1;
-					goto out;
-				}
+		/* each plan the windows improved is offered; another
+		 * strategy's plan that they did not is not (the row would show
+		 * that strategy's plan), but the note says it was searched */
+		for (si = 0; si < starts.n; si++) {
+			struct rp_plan p;
+			const char *what = starts.s[si].note;
+			if (gains[si] <= 0) {
+				if (!starts.s[si].other)
+					continue;
+				if (late[si])
+					unimproved = rp_xasprintf("; its windows "
+					    "had no time left for %s", what);
+				else if (gains[si] == 0)
+					unimproved = rp_xasprintf("; its windows "
+					    "over %s made it no cheaper", what);
+				else
+					unimproved = rp_xasprintf("; its windows "
+					    "could not take %s as a path of their "
+					    "sets", what);
+				continue;
 			}
+			rp_plan_init(&p);
+			rp_plan_from_seq(g, starts.s[si].q.node,
+			    starts.s[si].q.len, &p);
+			if (rp_best_offer(&best, prob, &p, rp_xasprintf("%s, "
+			    "then %d window%s of its steps searched again by "
+			    "A* for a cheaper way through", what, gains[si],
+			    gains[si] == 1 ? "" : "s"), cause) != 0) {
+				rc = -1;
+				goto out;
+			}
+		}
 	}
 	/* Time left, at least as much as this pass took (or no limit): the
 	 * pass again over the order of least peak, this pass's sets freed
