@@ -902,11 +902,12 @@ cmp_cut_gain(const void *a, const void *b)
  * replayed, is kept (ktry 1: the first). The estimate is the current
  * plan's recomputation cascade; what the cut really adds depends on the
  * cascades it shares with the cuts before it. The plan is left empty
- * where none fits. */
+ * where none fits; over (unless NULL) then gets the plan where the
+ * descent ended, over the budget. */
 static void
 split(const struct rp_problem *pb, int direct, int with_cover, int ktry,
     long wcap, double noise, uint64_t seed, double deadline,
-    struct rp_plan *plan, char **note, long *work)
+    struct rp_plan *plan, struct rp_plan *over, char **note, long *work)
 {
 	const struct rp_graph *g = pb->g;
 	struct ps p;
@@ -1044,6 +1045,10 @@ split(const struct rp_problem *pb, int direct, int with_cover, int ktry,
 	}
 	if (dirty)
 		evaluate(&p, 0);
+	/* p.plan is that of the retention unless an evaluation was cut
+	 * short by the deadline (then no plan: one more would pass it) */
+	if (p.excess > 0 && over != NULL && !p.aborted)
+		rp_plan_move(over, &p.plan);
 
 	if (p.excess == 0) {
 		char *how = ktry > 1 ? rp_xasprintf(" (each the cheapest per "
@@ -1099,6 +1104,20 @@ done:
 #define RESTART_PATIENCE 32
 #define RESTART_WORK(first) ((first) * 2 + 10000000L)
 
+/* Offers o (taken; empty: nothing) to low, the plans over the budget,
+ * with a copy of note (the descent's: why it ended there). */
+static int
+offer_low(struct rp_best *low, const struct rp_problem *pb, struct rp_plan *o,
+    const char *note, char **cause)
+{
+	if (o->len == 0) {
+		rp_plan_destroy(o);
+		return 0;
+	}
+	return rp_best_offer(low, pb, o, rp_xstrdup(note != NULL ? note : ""),
+	    cause);
+}
+
 /* peak-split by deadline (<= 0: none), with the restarts or (quick)
  * without them: the descent from the covering cuts and the two plain
  * descents only. */
@@ -1106,12 +1125,14 @@ static int
 search(const struct rp_problem *pb, uint64_t seed, double deadline,
     int quick, struct rp_plan *plan, char **note, char **cause)
 {
-	struct rp_best best;
+	struct rp_best best, low;	/* low: where the descents ended */
+	struct rp_plan o;
 	int r, rc = 0, last = 0, ncov = 0;
 	long work = 0, first = 0, careful_work = 0;
 	char *cover_note = NULL;	/* why the covering cuts found none */
 
 	rp_best_init(&best);
+	rp_best_init(&low);
 	if (deadline <= 0 || rp_now() < deadline) {
 		/* the cuts of a covering MILP first, in a quarter of the time,
 		 * then the greedy descents. Its work (w) is left out of the
@@ -1122,8 +1143,10 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 		char *n = NULL;
 		long w = 0;
 		rp_plan_init(&p);
+		rp_plan_init(&o);
 		split(pb, 1, 1, 1, 0, 0, seed, deadline > 0 ? rp_now() +
-		    (deadline - rp_now()) / 4 : 0, &p, &n, &w);
+		    (deadline - rp_now()) / 4 : 0, &p, quick ? NULL : &o, &n,
+		    &w);
 		if (p.len > 0) {
 			rc = rp_best_offer(&best, pb, &p, n, cause);
 			ncov = 1;
@@ -1131,6 +1154,10 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 			rp_plan_destroy(&p);
 			cover_note = n;
 		}
+		if (rc == 0)
+			rc = offer_low(&low, pb, &o, cover_note, cause);
+		else
+			rp_plan_destroy(&o);
 	}
 	for (r = 0; rc == 0; r++) {
 		struct rp_plan p;
@@ -1151,12 +1178,18 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 		if (deadline > 0 && rp_now() >= deadline)
 			break;
 		rp_plan_init(&p);
+		rp_plan_init(&o);
 		split(pb, k % 2 == 0 || r == 2, 0, careful ? TRIES : 1, careful ?
 		    TRIES_WORK(first) : 0, k < 2 ? 0 : NOISE, seed + (uint64_t)k,
 		    r == 0 && deadline > 0 ? rp_now() + (deadline - rp_now()) /
-		    2 : deadline, &p, &n, &work);
+		    2 : deadline, &p, quick ? NULL : &o, &n, &work);
 		if (careful)
 			careful_work += work - w0;
+		if ((rc = offer_low(&low, pb, &o, n, cause)) != 0) {
+			rp_plan_destroy(&p);
+			free(n);
+			break;
+		}
 		if (p.len == 0) {
 			rp_plan_destroy(&p);
 			if (*note == NULL)
@@ -1190,8 +1223,21 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 		    "descent");
 		cover_note = NULL;
 	}
+	if (rc == 0 && !best.have && low.have) {
+		/* none fits: the plan of least peak where the descents
+		 * ended, with that descent's reason, for the report */
+		char *t;
+		free(*note);
+		*note = NULL;
+		rp_best_take(&low, plan, note);
+		t = rp_xasprintf("%s; the least peak of %d descents", *note,
+		    r + ncov);
+		free(*note);
+		*note = t;
+	}
 	free(cover_note);
 	rp_best_destroy(&best);
+	rp_best_destroy(&low);
 	return rc;
 }
 
