@@ -481,6 +481,43 @@ closest_line(FILE *f, const struct rp_problem *pb,
 	    rp_bytes_word(res[c].sim.peak));
 }
 
+/* A plan over the budget by at most NEAR_OVER of it that costs at least
+ * NEAR_CHEAPER less than the picked plan: a little more memory buys
+ * that much time per step, which a user choosing the budget wants to
+ * know. */
+#define NEAR_OVER 0.05
+#define NEAR_CHEAPER 0.02
+
+/* Where a plan fits: the cheapest such plan over the budget (the lower
+ * peak at a tie), and the budget it would take. */
+static void
+near_line(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
+    int n, int picked)
+{
+	int i, c = -1;
+	char pk[32];
+
+	for (i = 0; i < n; i++) {
+		const struct rp_result *r = &res[i];
+		if (r->status != RP_OVER_BUDGET ||
+		    (double)r->sim.peak > (double)pb->budget * (1 + NEAR_OVER) ||
+		    r->sim.cost > res[picked].sim.cost * (1 - NEAR_CHEAPER))
+			continue;
+		if (c < 0 || r->sim.cost < res[c].sim.cost ||
+		    (r->sim.cost == res[c].sim.cost &&
+		    r->sim.peak < res[c].sim.peak))
+			c = i;
+	}
+	if (c < 0)
+		return;
+	rp_format_bytes(res[c].sim.peak, pk, sizeof pk);
+	fprintf(f, "with %.1f%% more memory, %s's plan costs %.3fx the "
+	    "baseline (peak %s); it fits a budget of %lld %s\n",
+	    100.0 * ((double)res[c].sim.peak / (double)pb->budget - 1),
+	    res[c].strategy->name, res[c].sim.cost / pb->baseline, pk,
+	    (long long)res[c].sim.peak, rp_bytes_word(res[c].sim.peak));
+}
+
 /* The comparison as a table for people, with the notes under it. */
 static void
 report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
@@ -601,6 +638,8 @@ report_table(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	}
 	if (picked < 0)
 		closest_line(f, pb, res, n);
+	else if (pb->baseline > 0)
+		near_line(f, pb, res, n, picked);
 	if (isinf(b->any))
 		fprintf(f, "proved: no plan fits this budget, whatever its order "
 		    "and recomputations: when node '%s' is first computed, "
