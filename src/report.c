@@ -511,7 +511,7 @@ near_line(FILE *f, const struct rp_problem *pb, const struct rp_result *res,
 	if (c < 0)
 		return;
 	rp_format_bytes(res[c].sim.peak, pk, sizeof pk);
-	fprintf(f, "with %.1f%% more memory, %s's plan costs %.3fx the "
+	fprintf(f, "with %.3g%% more memory, %s's plan costs %.3fx the "
 	    "baseline (peak %s); it fits a budget of %lld %s\n",
 	    100.0 * ((double)res[c].sim.peak / (double)pb->budget - 1),
 	    res[c].strategy->name, res[c].sim.cost / pb->baseline, pk,
