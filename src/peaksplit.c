@@ -1046,8 +1046,9 @@ split(const struct rp_problem *pb, int direct, int with_cover, int ktry,
 	if (dirty)
 		evaluate(&p, 0);
 	/* p.plan is that of the retention unless an evaluation was cut
-	 * short by the deadline (then no plan: one more would pass it) */
-	if (p.excess > 0 && over != NULL && !p.aborted)
+	 * short by the deadline (then no plan: one more would pass it);
+	 * without a cut it is checkpoint-all's, which has a row of its own */
+	if (p.excess > 0 && over != NULL && !p.aborted && ncuts > 0)
 		rp_plan_move(over, &p.plan);
 
 	if (p.excess == 0) {
