@@ -894,6 +894,250 @@ cmp_cut_gain(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
+/* Values cut together. Where no single cut lowers the memory over the
+ * budget, the values live at the peak of stage t (not read there) whose
+ * recomputation needs the same value gone by then are cut at once and
+ * recomputed together in a later stage c, where that value is made once
+ * for all of them; cut one at a time, each would make it again beside
+ * the rest, and none helps. A group is keyed by the gone ancestor of most
+ * bytes in its members' cascades (the lowest node at a tie). A member
+ * read between the peak and c only by recomputations (of a value made
+ * before the peak) has those values held from where they were made
+ * instead, so that it is not needed before c. An LSTM export at 70%:
+ * the gates of all 50 steps of the first layer, 800 KiB, which the
+ * layer's 800 KiB input projection makes again, held across the stacked
+ * gate gradients of the second layer; the hidden states, recomputed from
+ * them for the weight gradient just after, held instead (200 KiB). The
+ * GROUP_MAX groups of most bytes are tried, each at c = t + 1, t + 2,
+ * t + 4, ... while c is before the last next read of a member outside
+ * those recomputations. */
+#define GROUP_MAX 8
+
+struct gmember {
+	int key, v, a, b;	/* b: its first read that is not a
+				 * recomputation after the peak */
+	int ro, nr;		/* its reads by recomputations before b */
+};
+
+static int
+cmp_gmember(const void *x, const void *y)
+{
+	const struct gmember *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+struct ggroup {
+	int lo, hi, bmax;	/* members[lo..hi), the last of their b */
+	int64_t bytes;
+};
+
+static int
+cmp_ggroup(const void *x, const void *y)
+{
+	const struct ggroup *a = x, *b = y;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* The register of node w computed last before statement s, or -1. */
+static int
+reg_before(const struct ps *p, int w, int s)
+{
+	int k, r = -1;
+
+	for (k = p->noff[w]; k < p->noff[w + 1]; k++)
+		if (p->ralloc[p->nregs[k]] < s && (r < 0 ||
+		    p->ralloc[p->nregs[k]] > p->ralloc[r]))
+			r = p->nregs[k];
+	return r;
+}
+
+/* The recomputations that read a member between the peak and the
+ * stages it may be cut to, in the plan before the cut: the value made
+ * (w), held instead from the stage after its computation before (from)
+ * to that of the read (at). */
+struct gread {
+	int w, from, at;
+};
+
+/* Member m (reads rd[m->ro..m->ro + m->nr)) cut to stage c, the values
+ * of its reads before c held instead. */
+static void
+group_member_cut(struct ps *p, const struct gmember *m, const struct gread *rd,
+    int c)
+{
+	int k;
+
+	for (k = m->ro; k < m->ro + m->nr; k++)
+		if (rd[k].at < c)
+			retain_add(p, rd[k].w, rd[k].from, rd[k].at);
+	retain_cut(p, m->v, m->a, c < m->b ? c : m->b);
+}
+
+/* The group cut at the peak of stage t, the memory over the budget being
+ * ex0 before it: the cuts made go to *cuts (their number returned, *dirty
+ * cleared); 0 where no group lowers it (the retention as it was, *dirty
+ * set where it was evaluated since); -1 where the deadline came first. */
+static int
+group_cut(struct ps *p, int t, int64_t ex0, struct cut **cuts, int *kcap,
+    int *ncuts, int *dirty)
+{
+	const struct rp_graph *g = p->g;
+	int x = p->sarg[t], r, k, nm = 0, mcap = 0, ng = 0, gcap = 0, gi;
+	int made = 0, save_ns = p->ns, nrd = 0, rdcap = 0;
+	struct gmember *m = NULL;
+	struct gread *rd = NULL;
+	struct ggroup *gr = NULL;
+	struct rp_retain *save = rp_xmalloc(sizeof *save *
+	    (size_t)(p->ns ? p->ns : 1));
+
+	memcpy(save, p->s, sizeof *save * (size_t)p->ns);
+	for (r = 0; r < p->plan.nregs; r++) {
+		int v, prev = -1, b = -1, key = -1, sp = 0, j, u, w, ok = 1;
+		int ro;
+		if (p->ralloc[r] >= x || p->rfree[r] < x)
+			continue;
+		v = p->plan.s[p->ralloc[r]].node;
+		if (!g->recompute[v] || g->mem[v] == 0)
+			continue;
+		/* its last read before the peak; its first read after it
+		 * that is not a recomputation of a value made before */
+		for (k = p->roff[r]; k < p->roff[r + 1] && ok; k++) {
+			int s = p->rd[k];
+			if (s < x)
+				prev = s;
+			else if (s == x)
+				ok = 0;	/* an input of the peak statement */
+			else if (b < 0 && reg_before(p, p->plan.s[s].node,
+			    s) < 0)
+				b = p->stage[s];
+		}
+		if (!ok || b < 0 || b <= t + 1)
+			continue;
+		/* the recomputations that read it after the peak, before b:
+		 * each makes a value that was made before */
+		ro = nrd;
+		for (k = p->roff[r]; k < p->roff[r + 1]; k++) {
+			int s = p->rd[k], r2;
+			if (s <= x || p->stage[s] >= b)
+				continue;
+			w = p->plan.s[s].node;
+			if ((r2 = reg_before(p, w, s)) < 0)
+				continue;	/* not one (b says none is) */
+			rp_grow(&rd, &rdcap, nrd + 1, sizeof *rd);
+			rd[nrd].w = w;
+			rd[nrd].from = p->stage[p->ralloc[r2]] + 1;
+			rd[nrd].at = p->stage[s];
+			nrd++;
+		}
+		/* the gone ancestor of most bytes in v's cascade */
+		p->markgen++;
+		p->mark[v] = p->markgen;
+		p->stack[sp++] = v;
+		while (sp > 0) {
+			u = p->stack[--sp];
+			for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
+				w = g->pred[j];
+				if (p->mark[w] == p->markgen || live_at(p, w, x))
+					continue;
+				p->mark[w] = p->markgen;
+				if (key < 0 || g->mem[w] > g->mem[key] ||
+				    (g->mem[w] == g->mem[key] && w < key))
+					key = w;
+				p->stack[sp++] = w;
+			}
+		}
+		if (key < 0)
+			continue;	/* its inputs are live: a single cut */
+		rp_grow(&m, &mcap, nm + 1, sizeof *m);
+		m[nm].key = key;
+		m[nm].v = v;
+		m[nm].ro = ro;
+		m[nm].nr = nrd - ro;
+		m[nm].a = (prev >= 0 ? p->stage[prev] :
+		    p->stage[p->ralloc[r]]) + 1;
+		m[nm].b = b;
+		nm++;
+	}
+	if (nm > 1)
+		qsort(m, (size_t)nm, sizeof *m, cmp_gmember);
+	for (k = 0; k < nm; ) {
+		int e = k;
+		struct ggroup q = { k, k, 0, 0 };
+		for (; e < nm && m[e].key == m[k].key; e++) {
+			q.bytes += g->mem[m[e].v];
+			if (m[e].b > q.bmax)
+				q.bmax = m[e].b;
+		}
+		q.hi = e;
+		if (e - k > 1) {
+			rp_grow(&gr, &gcap, ng + 1, sizeof *gr);
+			gr[ng++] = q;
+		}
+		k = e;
+	}
+	if (ng > 1)
+		qsort(gr, (size_t)ng, sizeof *gr, cmp_ggroup);
+	for (gi = 0; gi < ng && gi < GROUP_MAX && !made; gi++) {
+		/* every target stage evaluated, the one of least memory over
+		 * the budget (then least cost) taken: the first that helps
+		 * may recompute the group beside what the peak holds */
+		int c, i, bc = -1;
+		int64_t bex = ex0, bpeak = 0;
+		double bcost = 0, c0 = p->cost;
+		for (c = t + 1; c < gr[gi].bmax && made == 0;
+		    c = t + 2 * (c - t)) {
+			if (out_of_time(p)) {
+				made = -1;
+				break;
+			}
+			for (i = gr[gi].lo; i < gr[gi].hi; i++)
+				group_member_cut(p, &m[i], rd, c);
+			evaluate(p, p->deadline);
+			*dirty = 1;
+			if (p->aborted) {
+				/* p->plan is a trial's: the caller keeps none */
+				p->excess = ex0;
+				made = -1;
+			} else if (p->excess < ex0 && (bc < 0 ||
+			    p->peak < bpeak || (p->peak == bpeak &&
+			    p->excess < bex) || (p->peak == bpeak &&
+			    p->excess == bex && p->cost < bcost))) {
+				bc = c;
+				bex = p->excess;
+				bpeak = p->peak;
+				bcost = p->cost;
+			}
+			memcpy(p->s, save, sizeof *save * (size_t)save_ns);
+			p->ns = save_ns;
+		}
+		if (made < 0 || bc < 0)
+			continue;
+		for (i = gr[gi].lo; i < gr[gi].hi; i++)
+			group_member_cut(p, &m[i], rd, bc);
+		evaluate(p, 0);		/* once more: it was within time */
+		*dirty = 0;
+		for (i = gr[gi].lo; i < gr[gi].hi; i++) {
+			rp_grow(cuts, kcap, *ncuts + 1, sizeof **cuts);
+			(*cuts)[*ncuts].v = m[i].v;
+			(*cuts)[*ncuts].a = m[i].a;
+			(*cuts)[*ncuts].b = bc < m[i].b ? bc : m[i].b;
+			(*cuts)[*ncuts].gain = (p->cost - c0) /
+			    (gr[gi].hi - gr[gi].lo);
+			(*ncuts)++;
+		}
+		made = gr[gi].hi - gr[gi].lo;
+	}
+	free(save);
+	free(m);
+	free(rd);
+	free(gr);
+	return made;
+}
+
 /* One greedy descent, with or without the cuts that recompute a value
  * where its inputs are resident (direct), by deadline (<= 0: none). At
  * each step the candidates are tried in the order of their estimated
@@ -903,10 +1147,11 @@ cmp_cut_gain(const void *a, const void *b)
  * plan's recomputation cascade; what the cut really adds depends on the
  * cascades it shares with the cuts before it. The plan is left empty
  * where none fits; over (unless NULL) then gets the plan where the
- * descent ended, over the budget. */
+ * descent ended, over the budget. With groups, where no single cut helps,
+ * the descent tries group_cut's. */
 static void
 split(const struct rp_problem *pb, int direct, int with_cover, int ktry,
-    long wcap, double noise, uint64_t seed, double deadline,
+    long wcap, double noise, uint64_t seed, double deadline, int groups,
     struct rp_plan *plan, struct rp_plan *over, char **note, long *work)
 {
 	const struct rp_graph *g = pb->g;
@@ -914,6 +1159,7 @@ split(const struct rp_problem *pb, int direct, int with_cover, int ktry,
 	struct cand *cs = NULL;
 	struct cut *cuts = NULL;
 	int ccap = 0, kcap = 0, ncuts = 0, nundone = 0, ncover = 0, v, j, t, i;
+	int ngrouped = 0;	/* of the cuts, those made together */
 	int timeout = 0, dirty = 0, save_ns, savecap = 0;
 	struct rp_retain *save = NULL;
 
@@ -1015,6 +1261,22 @@ split(const struct rp_problem *pb, int direct, int with_cover, int ktry,
 			cuts[ncuts].gain = p.cost - c0;
 			ncuts++;
 		}
+		if (best < 0 && !timeout && groups) {
+			int k = group_cut(&p, t, ex0, &cuts, &kcap, &ncuts,
+			    &dirty);
+			if (k > 0) {
+				ngrouped += k;
+				continue;
+			}
+			if (k < 0) {
+				timeout = 1;
+				if (p.aborted) {
+					/* as after a trial cut short */
+					p.peak = peak0;
+					dirty = 0;
+				}
+			}
+		}
 		if (best < 0 || timeout)
 			break;
 	}
@@ -1054,13 +1316,17 @@ split(const struct rp_problem *pb, int direct, int with_cover, int ktry,
 	if (p.excess == 0) {
 		char *how = ktry > 1 ? rp_xasprintf(" (each the cheapest per "
 		    "byte of the first %d that help)", ktry) : rp_xstrdup("");
+		char *grp = ngrouped > 0 ? rp_xasprintf(", %d of them in "
+		    "groups cut at once", ngrouped) : rp_xstrdup("");
 		rp_plan_move(plan, &p.plan);
 		*note = rp_polish(pb, plan, deadline, ncover > 0 ?
 		    rp_xasprintf("%d cuts chosen together by a covering MILP, "
-		    "%d more, %d undone, %ld plans replayed", ncover, ncuts -
-		    ncover, nundone, p.evals) : rp_xasprintf("%d cuts%s, %d "
-		    "undone, %ld plans replayed", ncuts, how, nundone, p.evals));
+		    "%d more%s, %d undone, %ld plans replayed", ncover, ncuts -
+		    ncover, grp, nundone, p.evals) : rp_xasprintf("%d cuts%s%s, "
+		    "%d undone, %ld plans replayed", ncuts, how, grp, nundone,
+		    p.evals));
 		free(how);
+		free(grp);
 	} else if (timeout && wcap > 0 && p.work > wcap)
 		*note = rp_xasprintf("stopped at its limit of work after %d "
 		    "cuts, %.4g%% over the budget at the peak", ncuts,
@@ -1146,8 +1412,8 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 		rp_plan_init(&p);
 		rp_plan_init(&o);
 		split(pb, 1, 1, 1, 0, 0, seed, deadline > 0 ? rp_now() +
-		    (deadline - rp_now()) / 4 : 0, &p, quick ? NULL : &o, &n,
-		    &w);
+		    (deadline - rp_now()) / 4 : 0, 0, &p, quick ? NULL : &o,
+		    &n, &w);
 		if (p.len > 0) {
 			rc = rp_best_offer(&best, pb, &p, n, cause);
 			ncov = 1;
@@ -1183,7 +1449,8 @@ search(const struct rp_problem *pb, uint64_t seed, double deadline,
 		split(pb, k % 2 == 0 || r == 2, 0, careful ? TRIES : 1, careful ?
 		    TRIES_WORK(first) : 0, k < 2 ? 0 : NOISE, seed + (uint64_t)k,
 		    r == 0 && deadline > 0 ? rp_now() + (deadline - rp_now()) /
-		    2 : deadline, &p, quick ? NULL : &o, &n, &work);
+		    2 : deadline, r >= 4 && !best.fits, &p, quick ? NULL : &o,
+		    &n, &work);
 		if (careful)
 			careful_work += work - w0;
 		if ((rc = offer_low(&low, pb, &o, n, cause)) != 0) {
