@@ -1362,6 +1362,10 @@ done:
  * this one, the solvers among them, need the time), or the time runs
  * out. The restarts are seeded and counted as if the two careful
  * descents were not there, and their work is not counted against them.
+ * The restarts, until one fits, cut groups where no single cut helps
+ * (group_cut); the first descents do not, as reorder runs this search
+ * over each of its orders in a few seconds, where the groups' trial
+ * replays would take the time of the restarts that find its plans.
  * The cheapest plan that fits is kept. The work limits, not the machine's
  * speed, end the descents unless the time comes first, so a run within
  * its time gives the same plan everywhere. */
