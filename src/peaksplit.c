@@ -260,13 +260,15 @@ live_at(const struct ps *p, int v, int x)
 
 /* The cost of recomputing v at statement x with every input not live
  * there, transitively: what a cut that moves v's next computation to x
- * adds, as far as the current plan tells. */
+ * adds, as far as the current plan tells. *heaviest (unless NULL): the
+ * value of most bytes among those inputs (the lowest node at a tie), -1
+ * where there is none. */
 static double
-recompute_cost(struct ps *p, int v, int x)
+cascade(struct ps *p, int v, int x, int *heaviest)
 {
 	const struct rp_graph *g = p->g;
 	double c = g->cost[v];
-	int sp = 0, j, u, w;
+	int sp = 0, j, u, w, key = -1;
 
 	p->markgen++;
 	p->mark[v] = p->markgen;
@@ -279,10 +281,21 @@ recompute_cost(struct ps *p, int v, int x)
 				continue;
 			p->mark[w] = p->markgen;
 			c += g->cost[w];
+			if (key < 0 || g->mem[w] > g->mem[key] ||
+			    (g->mem[w] == g->mem[key] && w < key))
+				key = w;
 			p->stack[sp++] = w;
 		}
 	}
+	if (heaviest != NULL)
+		*heaviest = key;
 	return c;
+}
+
+static double
+recompute_cost(struct ps *p, int v, int x)
+{
+	return cascade(p, v, x, NULL);
 }
 
 struct cand {
@@ -903,7 +916,7 @@ cmp_cut_gain(const void *a, const void *b)
  * bytes in its members' cascades (the lowest node at a tie). A member
  * read between the peak and c only by recomputations (of a value made
  * before the peak) has those values held from where they were made
- * instead, so that it is not needed before c. An LSTM export at 70%:
+ * instead, so that it is not needed before c. An LSTM export at 72%:
  * the gates of all 50 steps of the first layer, 800 KiB, which the
  * layer's 800 KiB input projection makes again, held across the stacked
  * gate gradients of the second layer; the hidden states, recomputed from
@@ -996,7 +1009,7 @@ group_cut(struct ps *p, int t, int64_t ex0, struct cut **cuts, int *kcap,
 
 	memcpy(save, p->s, sizeof *save * (size_t)p->ns);
 	for (r = 0; r < p->plan.nregs; r++) {
-		int v, prev = -1, b = -1, key = -1, sp = 0, j, u, w, ok = 1;
+		int v, prev = -1, b = -1, key = -1, w, ok = 1;
 		int ro;
 		if (p->ralloc[r] >= x || p->rfree[r] < x)
 			continue;
@@ -1034,22 +1047,7 @@ group_cut(struct ps *p, int t, int64_t ex0, struct cut **cuts, int *kcap,
 			nrd++;
 		}
 		/* the gone ancestor of most bytes in v's cascade */
-		p->markgen++;
-		p->mark[v] = p->markgen;
-		p->stack[sp++] = v;
-		while (sp > 0) {
-			u = p->stack[--sp];
-			for (j = g->pred_off[u]; j < g->pred_off[u + 1]; j++) {
-				w = g->pred[j];
-				if (p->mark[w] == p->markgen || live_at(p, w, x))
-					continue;
-				p->mark[w] = p->markgen;
-				if (key < 0 || g->mem[w] > g->mem[key] ||
-				    (g->mem[w] == g->mem[key] && w < key))
-					key = w;
-				p->stack[sp++] = w;
-			}
-		}
+		cascade(p, v, x, &key);
 		if (key < 0)
 			continue;	/* its inputs are live: a single cut */
 		rp_grow(&m, &mcap, nm + 1, sizeof *m);
